@@ -1,0 +1,113 @@
+// The environment interface shared by every family (function calling, customer service, coding).
+// Modelled on SkyRL / rLLM: reset(task) → messages + tools; step(assistantText) → observation,
+// reward components, done. An environment NEVER throws on model output: malformed calls, unknown
+// tools, bad arguments and oversized text become observations the model can read, and the matching
+// reward component records why.
+
+/** A chat message in the OpenAI / HF chat format (what the Qwen3 chat template renders). */
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant' | 'tool';
+  content: string;
+  /** Assistant messages: the calls it made (also present verbatim in `content` as <tool_call> blocks when rendered by us). */
+  tool_calls?: { type: 'function'; function: { name: string; arguments: Record<string, unknown> } }[];
+  /** Tool messages: the name of the tool that produced this result. */
+  name?: string;
+}
+
+/** JSON schema subset used for tool parameters (OpenAI function-calling style). */
+export interface JsonSchema {
+  type?: 'object' | 'string' | 'integer' | 'number' | 'boolean' | 'array' | 'null';
+  description?: string;
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  items?: JsonSchema;
+  enum?: (string | number | boolean)[];
+  default?: unknown;
+  additionalProperties?: boolean;
+}
+
+/** An OpenAI-style function tool spec. */
+export interface ToolSpec {
+  type: 'function';
+  function: { name: string; description: string; parameters: JsonSchema };
+}
+
+/**
+ * Reward as named components plus the documented weighted total:
+ * total = Σ_k weights[k] · components[k]. Each component lies in [0, 1].
+ */
+export interface Reward {
+  components: Record<string, number>;
+  weights: Record<string, number>;
+  total: number;
+}
+
+export interface ResetResult {
+  /** Opening messages (system prompt with policy, first user turn). */
+  messages: ChatMessage[];
+  /** Tools the agent may call this episode. */
+  tools: ToolSpec[];
+}
+
+export interface StepResult {
+  /** New messages to append after the assistant turn (tool results, simulated-user replies). */
+  messages: ChatMessage[];
+  /** Reward so far; final when `done`. Intermediate steps may report partial components. */
+  reward: Reward;
+  /** True when the episode has ended (final answer, submit, user ended, or a limit hit). */
+  done: boolean;
+  /** Diagnostics: parse errors, tool errors, which limit ended the episode, etc. */
+  info: Record<string, unknown>;
+}
+
+/** Per-episode limits every environment enforces. */
+export interface EpisodeLimits {
+  /** Maximum assistant turns before the episode is cut (done with info.limit = 'max-turns'). */
+  maxTurns: number;
+  /** Maximum characters of one tool output returned to the model (truncated with a marker). */
+  maxToolOutputChars: number;
+}
+
+export const DEFAULT_LIMITS: EpisodeLimits = { maxTurns: 8, maxToolOutputChars: 2000 };
+
+/** A task knows its family and a stable id; the generator makes the same task from the same seed. */
+export interface TaskBase {
+  family: 'function-calling' | 'service' | 'coding';
+  id: string;
+  /** Family-specific category (e.g. BFCL 'simple' | 'multiple' | 'parallel' | …). */
+  category: string;
+}
+
+export interface Environment<T extends TaskBase = TaskBase> {
+  readonly family: T['family'];
+  reset(task: T): ResetResult;
+  step(assistantText: string): Promise<StepResult>;
+}
+
+/** A policy maps the conversation so far to the next assistant text. */
+export type Policy = (messages: ChatMessage[], tools: ToolSpec[]) => Promise<string>;
+
+/** What each family exports so the data, eval and RL code can treat families alike. */
+export interface EnvFamily<T extends TaskBase = TaskBase> {
+  readonly name: T['family'];
+  /** Deterministic: the same (seed, index, split) gives the same task. */
+  generateTask(seed: number, index: number, split: 'train' | 'heldout'): T;
+  createEnv(limits?: Partial<EpisodeLimits>, weights?: Partial<Record<string, number>>): Environment<T>;
+  /** An expert that solves the task (reads the task's hidden solution); reaches full reward. */
+  expertPolicy(task: T, seed: number): Policy;
+  /** Default reward weights, documented in the family's module. */
+  readonly defaultWeights: Record<string, number>;
+}
+
+/** Weighted sum helper: total = Σ weights[k] · components[k] over components present in weights. */
+export function weightedReward(components: Record<string, number>, weights: Record<string, number>): Reward {
+  let total = 0;
+  for (const [k, w] of Object.entries(weights)) total += w * (components[k] ?? 0);
+  return { components: { ...components }, weights: { ...weights }, total };
+}
+
+/** Truncates a tool output to `max` characters with a visible marker saying how much was cut. */
+export function truncateOutput(text: string, max: number): string {
+  if (text.length <= max) return text;
+  return `${text.slice(0, max)}\n…[truncated ${text.length - max} characters]`;
+}
