@@ -1,0 +1,6 @@
+export * from './errors';
+export * from './device';
+export * from './tensor';
+export * from './bufferPool';
+export * from './pipelineCache';
+export * from './runtime';

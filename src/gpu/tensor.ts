@@ -1,0 +1,42 @@
+// A tensor is a GPU buffer plus its logical shape and element type. Row-major, contiguous.
+
+export type DType = 'f32' | 'u32' | 'i32';
+
+export interface Tensor {
+  readonly buffer: GPUBuffer;
+  readonly shape: readonly number[];
+  readonly dtype: DType;
+  /** Number of elements = product of shape. */
+  readonly size: number;
+  /** Debug name (shows in validation messages). */
+  readonly label: string;
+}
+
+export const BYTES_PER_ELEMENT = 4; // every dtype TabForge stores in buffers is 32-bit
+
+export function shapeSize(shape: readonly number[]): number {
+  let n = 1;
+  for (const d of shape) {
+    if (!Number.isInteger(d) || d < 0) throw new Error(`invalid tensor shape [${shape.join(', ')}]`);
+    n *= d;
+  }
+  return n;
+}
+
+export function tensorBytes(t: Pick<Tensor, 'size'>): number {
+  return t.size * BYTES_PER_ELEMENT;
+}
+
+export type HostArray = Float32Array | Int32Array | Uint32Array;
+
+export function hostArrayFor(dtype: DType, data: ArrayBuffer): HostArray {
+  if (dtype === 'f32') return new Float32Array(data);
+  if (dtype === 'i32') return new Int32Array(data);
+  return new Uint32Array(data);
+}
+
+export function assertShape(t: Tensor, shape: readonly number[], what: string): void {
+  if (t.shape.length !== shape.length || t.shape.some((d, i) => d !== shape[i])) {
+    throw new Error(`${what}: expected shape [${shape.join(', ')}], got [${t.shape.join(', ')}] (tensor '${t.label}')`);
+  }
+}
