@@ -1,4 +1,13 @@
+import { readdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+
+/** Every src/app/*.html is a page of the build (index, bench, …). */
+function pages(): Record<string, string> {
+  const dir = resolve(dirname(fileURLToPath(import.meta.url)), 'src/app');
+  return Object.fromEntries(readdirSync(dir).filter((f) => f.endsWith('.html')).map((f) => [f.replace(/\.html$/, ''), resolve(dir, f)]));
+}
 
 // Cross-origin isolation: SharedArrayBuffer (weight publishing between workers) needs both headers.
 const crossOriginIsolation = {
@@ -6,15 +15,25 @@ const crossOriginIsolation = {
   'Cross-Origin-Embedder-Policy': 'require-corp',
 };
 
+const here = dirname(fileURLToPath(import.meta.url));
+
+// Pages live in src/app (the design fixes the top level); each page is an entry of the build.
 export default defineConfig({
-  root: '.',
-  publicDir: 'public',
+  root: resolve(here, 'src/app'),
+  publicDir: resolve(here, 'public'),
   server: { headers: crossOriginIsolation, host: '127.0.0.1' },
   preview: { headers: crossOriginIsolation, host: '127.0.0.1' },
   worker: { format: 'es' },
-  build: { target: 'es2022', outDir: 'dist', sourcemap: true },
+  build: {
+    target: 'es2022',
+    outDir: resolve(here, 'dist'),
+    emptyOutDir: true,
+    sourcemap: true,
+    rollupOptions: { input: pages() },
+  },
   optimizeDeps: { exclude: ['onnxruntime-web'] },
   test: {
+    root: here,
     include: ['src/**/*.test.ts', 'scripts/**/*.test.ts'],
     environment: 'node',
     // GPU tests share one SwiftShader device per file; the CPU is the bottleneck, not parallelism.
