@@ -1,0 +1,2 @@
+// Imports every op's self-check registrations (side effects). The page worker and tests import this.
+import './runtimeCheck';
