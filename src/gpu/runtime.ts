@@ -24,8 +24,12 @@ export interface DispatchSpec {
   constants?: Record<string, number>;
   /** Uniform parameters, bound at @binding(0) when given (a 16-byte-aligned struct). */
   params?: ArrayBuffer | ArrayBufferView;
-  /** Storage buffers, bound in order from @binding(1) (or @binding(0) when no params). */
-  bindings: Binding[];
+  /**
+   * Storage buffers: an array binds in order from @binding(1) (or @binding(0) when no params);
+   * a record binds each at its explicit @binding number — lets the entry points of one .wgsl file
+   * share variable declarations while each uses its own subset.
+   */
+  bindings: Binding[] | Record<number, Binding>;
   /** Workgroup counts (x, y, z). */
   workgroups: [number, number?, number?];
 }
@@ -165,9 +169,12 @@ export class GpuRuntime {
     const entries: GPUBindGroupEntry[] = [];
     let slot = 0;
     if (spec.params) entries.push({ binding: slot++, resource: { buffer: this.uniformFor(spec.op, spec.params) } });
-    for (const b of spec.bindings) {
+    const list: [number, Binding][] = Array.isArray(spec.bindings)
+      ? spec.bindings.map((b, i) => [slot + i, b])
+      : Object.entries(spec.bindings).map(([k, b]) => [Number(k), b]);
+    for (const [binding, b] of list) {
       const buffer = 'buffer' in b ? b.buffer : b;
-      entries.push({ binding: slot++, resource: { buffer } });
+      entries.push({ binding, resource: { buffer } });
     }
     this.device.pushErrorScope('validation');
     const bindGroup = this.device.createBindGroup({ label: spec.op, layout: pipeline.getBindGroupLayout(0), entries });
