@@ -1,0 +1,108 @@
+// Fused log-softmax + gather over the vocabulary: token log-probabilities (GRPO needs them) and
+// masked cross-entropy (SFT), plus the per-row entropy (an RL metric).
+// Forward: one workgroup per row; max then Σ exp(x − max) keeps logits of 1e4 finite.
+// Backward: one thread per logit, softmax recomputed from the saved lse (no (N, V) probabilities
+// kept), dlogits = dlogp · (onehot(t) − softmax). The in-place variant overwrites the logits with
+// their gradient (llm.c style), saving an (N, V) buffer — the largest one in a Qwen3-vocab model.
+
+const WG: u32 = 256u;
+
+struct Params { N: u32, V: u32 }
+
+@group(0) @binding(0) var<uniform> params: Params;
+@group(0) @binding(1) var<storage, read> logits: array<f32>;          // (N, V)
+@group(0) @binding(2) var<storage, read> targets: array<i32>;         // (N)
+@group(0) @binding(3) var<storage, read_write> logp: array<f32>;      // (N)
+@group(0) @binding(4) var<storage, read_write> lse: array<f32>;       // (N)
+@group(0) @binding(5) var<storage, read> dlogp: array<f32>;           // (N)
+@group(0) @binding(6) var<storage, read> lse_in: array<f32>;          // (N)
+@group(0) @binding(7) var<storage, read_write> dlogits: array<f32>;   // (N, V)
+@group(0) @binding(8) var<storage, read_write> logits_rw: array<f32>; // (N, V) in-place backward
+@group(0) @binding(9) var<storage, read_write> entropy: array<f32>;   // (N)
+
+var<workgroup> scratch: array<f32, WG>;
+
+fn row_index(wid: vec3<u32>, nwg: vec3<u32>) -> u32 { return wid.x + wid.y * nwg.x; }
+
+fn reduce_max(lid: u32, v: f32) -> f32 {
+  scratch[lid] = v;
+  workgroupBarrier();
+  for (var s = WG / 2u; s > 0u; s = s / 2u) {
+    if (lid < s) { scratch[lid] = max(scratch[lid], scratch[lid + s]); }
+    workgroupBarrier();
+  }
+  let r = scratch[0];
+  workgroupBarrier();
+  return r;
+}
+
+fn reduce_sum(lid: u32, v: f32) -> f32 {
+  scratch[lid] = v;
+  workgroupBarrier();
+  for (var s = WG / 2u; s > 0u; s = s / 2u) {
+    if (lid < s) { scratch[lid] = scratch[lid] + scratch[lid + s]; }
+    workgroupBarrier();
+  }
+  let r = scratch[0];
+  workgroupBarrier();
+  return r;
+}
+
+fn row_lse(lid: u32, base: u32) -> f32 {
+  var m = -3.402823e38;
+  for (var j = lid; j < params.V; j = j + WG) { m = max(m, logits[base + j]); }
+  m = reduce_max(lid, m);
+  var s = 0.0;
+  for (var j = lid; j < params.V; j = j + WG) { s = s + exp(logits[base + j] - m); }
+  return m + log(reduce_sum(lid, s));
+}
+
+// logp[n] = logits[n, t_n] − lse[n]
+@compute @workgroup_size(WG)
+fn forward_logprob(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
+  let n = row_index(wid, nwg);
+  if (n >= params.N) { return; }
+  let base = n * params.V;
+  let l = row_lse(lid, base);
+  if (lid == 0u) {
+    lse[n] = l;
+    logp[n] = logits[base + u32(targets[n])] - l;
+  }
+}
+
+// entropy[n] = −Σ_j p_j log p_j = lse − Σ_j p_j · x_j
+@compute @workgroup_size(WG)
+fn forward_entropy(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
+  let n = row_index(wid, nwg);
+  if (n >= params.N) { return; }
+  let base = n * params.V;
+  let l = lse_in[n];
+  var s = 0.0;
+  for (var j = lid; j < params.V; j = j + WG) {
+    let x = logits[base + j];
+    s = s + exp(x - l) * x;
+  }
+  let px = reduce_sum(lid, s);
+  if (lid == 0u) { entropy[n] = l - px; }
+}
+
+// forward: logp = logits[t] − lse  ⇒  dlogits[j] = dlogp · (onehot(t)[j] − softmax[j])
+@compute @workgroup_size(WG)
+fn backward_logprob(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+  let i = gid.x + gid.y * nwg.x * WG;
+  if (i >= params.N * params.V) { return; }
+  let n = i / params.V;
+  let j = i % params.V;
+  let onehot = select(0.0, 1.0, i32(j) == targets[n]);
+  dlogits[i] = dlogp[n] * (onehot - exp(logits[i] - lse_in[n]));
+}
+
+@compute @workgroup_size(WG)
+fn backward_logprob_inplace(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+  let i = gid.x + gid.y * nwg.x * WG;
+  if (i >= params.N * params.V) { return; }
+  let n = i / params.V;
+  let j = i % params.V;
+  let onehot = select(0.0, 1.0, i32(j) == targets[n]);
+  logits_rw[i] = dlogp[n] * (onehot - exp(logits_rw[i] - lse_in[n]));
+}

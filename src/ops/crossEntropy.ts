@@ -1,0 +1,84 @@
+// Token log-probabilities, masked cross-entropy and entropy over the vocabulary
+// (shaders/crossEntropy.wgsl). GRPO uses logprob forward/backward directly with per-token
+// weights; SFT's cross-entropy is the same backward with dlogp = −mask / Σ mask.
+import code from '../../shaders/crossEntropy.wgsl?raw';
+import type { GpuRuntime } from '../gpu/runtime';
+import { packParams } from '../gpu/runtime';
+import type { Tensor } from '../gpu/tensor';
+import { grid1d, gridRows } from './grid';
+
+export interface LogprobSpec {
+  /** Rows (scored tokens). */
+  N: number;
+  /** Vocabulary size. */
+  V: number;
+}
+
+function check(spec: LogprobSpec, logits: Tensor, targets: Tensor, what: string): void {
+  if (logits.size !== spec.N * spec.V) throw new Error(`${what}: logits '${logits.label}' has ${logits.size} elements, needs N·V = ${spec.N}·${spec.V}`);
+  if (targets.dtype !== 'i32' || targets.size !== spec.N) throw new Error(`${what}: targets must be i32 with N = ${spec.N} elements, got ${targets.dtype} ${targets.size}`);
+}
+
+const params = (s: LogprobSpec) => packParams([['u32', s.N], ['u32', s.V]]);
+
+/** logp (N) = log softmax(logits)[target] and lse (N), the row log-sum-exp saved for backward. */
+export function logprobForward(rt: GpuRuntime, logits: Tensor, targets: Tensor, spec: LogprobSpec, outs?: { logp?: Tensor; lse?: Tensor }): { logp: Tensor; lse: Tensor } {
+  check(spec, logits, targets, 'logprobForward');
+  const logp = outs?.logp ?? rt.empty([spec.N], 'f32', 'logprob.logp');
+  const lse = outs?.lse ?? rt.empty([spec.N], 'f32', 'logprob.lse');
+  rt.dispatch({ op: 'logprob_forward', code, entryPoint: 'forward_logprob', params: params(spec), bindings: { 1: logits, 2: targets, 3: logp, 4: lse }, workgroups: gridRows(spec.N) });
+  return { logp, lse };
+}
+
+/**
+ * dlogits (N, V) = dlogp[n] · (onehot(t_n) − softmax(logits[n])).
+ * `inPlace: true` overwrites `logits` with the gradient and returns it (saves an (N, V) buffer).
+ */
+export function logprobBackward(
+  rt: GpuRuntime, dlogp: Tensor, logits: Tensor, targets: Tensor, lse: Tensor, spec: LogprobSpec,
+  opts?: { dlogits?: Tensor; inPlace?: boolean },
+): Tensor {
+  check(spec, logits, targets, 'logprobBackward');
+  if (dlogp.size !== spec.N || lse.size !== spec.N) throw new Error(`logprobBackward: dlogp and lse need N = ${spec.N} elements`);
+  const groups = grid1d(spec.N * spec.V, 256);
+  if (opts?.inPlace) {
+    rt.dispatch({ op: 'logprob_backward_inplace', code, entryPoint: 'backward_logprob_inplace', params: params(spec), bindings: { 2: targets, 5: dlogp, 6: lse, 8: logits }, workgroups: groups });
+    return logits;
+  }
+  const dlogits = opts?.dlogits ?? rt.empty(logits.shape, 'f32', 'logprob.dlogits');
+  rt.dispatch({ op: 'logprob_backward', code, entryPoint: 'backward_logprob', params: params(spec), bindings: { 1: logits, 2: targets, 5: dlogp, 6: lse, 7: dlogits }, workgroups: groups });
+  return dlogits;
+}
+
+/** entropy (N) of softmax(logits) per row, from the lse that logprobForward saved. */
+export function entropyForward(rt: GpuRuntime, logits: Tensor, lse: Tensor, spec: LogprobSpec, out?: Tensor): Tensor {
+  if (logits.size !== spec.N * spec.V) throw new Error(`entropyForward: logits has ${logits.size} elements, needs N·V`);
+  const ent = out ?? rt.empty([spec.N], 'f32', 'entropy');
+  rt.dispatch({ op: 'entropy_forward', code, entryPoint: 'forward_entropy', params: params(spec), bindings: { 1: logits, 6: lse, 9: ent }, workgroups: gridRows(spec.N) });
+  return ent;
+}
+
+/**
+ * Per-token weights for masked mean cross-entropy: dlogp[n] = −mask[n] · dloss / max(Σ mask, 1).
+ * Computed on the host (the mask comes from the tokenizer there). Loss = Σ mask·(−logp) / max(Σ mask, 1).
+ */
+export function crossEntropyWeights(mask: ArrayLike<number>, dloss = 1): Float32Array {
+  let s = 0;
+  for (let i = 0; i < mask.length; i++) s += mask[i];
+  const denom = Math.max(s, 1);
+  const w = new Float32Array(mask.length);
+  for (let i = 0; i < mask.length; i++) w[i] = (-mask[i] * dloss) / denom;
+  return w;
+}
+
+/** The masked mean loss from per-token log-probs read back from the GPU. */
+export function maskedMeanNll(logp: ArrayLike<number>, mask: ArrayLike<number>): number {
+  let num = 0;
+  let den = 0;
+  for (let i = 0; i < logp.length; i++) {
+    if (mask[i] === 0) continue;
+    num -= mask[i] * logp[i];
+    den += mask[i];
+  }
+  return num / Math.max(den, 1);
+}
