@@ -40,3 +40,10 @@ export function assertShape(t: Tensor, shape: readonly number[], what: string): 
     throw new Error(`${what}: expected shape [${shape.join(', ')}], got [${t.shape.join(', ')}] (tensor '${t.label}')`);
   }
 }
+
+/** The same buffer seen with another shape of equal size (no copy). Release only one of the views. */
+export function reshape(t: Tensor, shape: readonly number[], label = t.label): Tensor {
+  const size = shapeSize(shape);
+  if (size !== t.size) throw new Error(`reshape '${t.label}': [${t.shape.join(', ')}] has ${t.size} elements, [${shape.join(', ')}] has ${size}`);
+  return { buffer: t.buffer, shape: [...shape], dtype: t.dtype, size, label };
+}
