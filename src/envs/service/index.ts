@@ -1,0 +1,34 @@
+// The customer-service family (τ-bench-style retail): a seeded database of users, orders and
+// products, 11 tools, a written policy, and a scripted simulated user. Rewards and their default
+// weights are documented in reward.ts (outcome 0.5, tool_calls 0.2, authentication 0.1,
+// policy 0.1, info 0.1; success = outcome).
+
+import type { EnvFamily, EpisodeLimits } from '../types';
+import { SERVICE_DEFAULT_LIMITS, ServiceEnv } from './env';
+import { serviceExpertPolicy } from './expert';
+import { SERVICE_DEFAULT_WEIGHTS } from './reward';
+import { generateServiceTask } from './tasks';
+import type { ServiceTask } from './types';
+
+/** Drops undefined entries so a Partial can be spread over defaults. */
+function defined<T extends object>(partial: T | undefined): Partial<T> {
+  return Object.fromEntries(Object.entries(partial ?? {}).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+export const serviceFamily: EnvFamily<ServiceTask> = {
+  name: 'service',
+  generateTask: generateServiceTask,
+  createEnv(limits?: Partial<EpisodeLimits>, weights?: Partial<Record<string, number>>) {
+    const merged = { ...SERVICE_DEFAULT_LIMITS, ...defined(limits) };
+    return new ServiceEnv(merged, { ...SERVICE_DEFAULT_WEIGHTS, ...(defined(weights) as Record<string, number>) });
+  },
+  expertPolicy: serviceExpertPolicy,
+  defaultWeights: SERVICE_DEFAULT_WEIGHTS,
+};
+
+export type { ServiceTask, ServiceCategory, ServiceGoal, Database as ServiceDatabase } from './types';
+export { SERVICE_CATEGORIES } from './types';
+export { SERVICE_DEFAULT_LIMITS, ServiceEnv } from './env';
+export { SERVICE_DEFAULT_WEIGHTS } from './reward';
+export { SERVICE_POLICY } from './policy';
+export { SERVICE_TOOL_SPECS } from './toolSpecs';
