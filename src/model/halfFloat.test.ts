@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import {
+  bf16ArrayToFloat32, bf16BitsToFloat32, f16ArrayToFloat32, f16BitsToFloat32, float32ToBF16Bits, float32ToF16Bits,
+} from './halfFloat';
+
+describe('F16', () => {
+  it('decodes known bit patterns', () => {
+    expect(f16BitsToFloat32(0x3c00)).toBe(1);
+    expect(f16BitsToFloat32(0xc000)).toBe(-2);
+    expect(f16BitsToFloat32(0x7bff)).toBe(65504); // largest finite
+    expect(f16BitsToFloat32(0x0001)).toBe(2 ** -24); // smallest subnormal
+    expect(f16BitsToFloat32(0x0400)).toBe(2 ** -14); // smallest normal
+    expect(f16BitsToFloat32(0x3555)).toBeCloseTo(1 / 3, 3);
+    expect(f16BitsToFloat32(0x7c00)).toBe(Infinity);
+    expect(f16BitsToFloat32(0xfc00)).toBe(-Infinity);
+    expect(f16BitsToFloat32(0x7e00)).toBeNaN();
+    expect(Object.is(f16BitsToFloat32(0x8000), -0)).toBe(true);
+  });
+
+  it('encode(decode(h)) = h for every non-NaN pattern, and the table agrees', () => {
+    const all = new Uint16Array(65536).map((_, i) => i);
+    const table = f16ArrayToFloat32(all);
+    const bad: string[] = [];
+    for (let h = 0; h < 65536; h++) {
+      const x = f16BitsToFloat32(h);
+      if (Number.isNaN(x)) continue;
+      if (!Object.is(table[h], Math.fround(x)) || float32ToF16Bits(x) !== h) bad.push(`0x${h.toString(16)}`);
+    }
+    expect(bad).toEqual([]);
+  });
+
+  it('rounds to nearest, ties to even, and saturates to Inf', () => {
+    expect(float32ToF16Bits(1 + 2 ** -11)).toBe(0x3c00); // tie → even (down)
+    expect(float32ToF16Bits(1 + 3 * 2 ** -11)).toBe(0x3c02); // tie → even (up)
+    expect(float32ToF16Bits(1 + 2 ** -11 + 2 ** -20)).toBe(0x3c01); // above the tie
+    expect(float32ToF16Bits(65519)).toBe(0x7bff);
+    expect(float32ToF16Bits(65520)).toBe(0x7c00); // rounds up to Inf
+    expect(float32ToF16Bits(1e6)).toBe(0x7c00);
+    expect(float32ToF16Bits(-1e6)).toBe(0xfc00);
+    expect(float32ToF16Bits(2 ** -25)).toBe(0x0000); // tie between 0 and the smallest subnormal → 0
+    expect(float32ToF16Bits(3 * 2 ** -25)).toBe(0x0002); // tie between 1 and 2 units → 2
+    expect(float32ToF16Bits(2 ** -14 - 2 ** -25)).toBe(0x0400); // carries from subnormal into normal
+    expect(float32ToF16Bits(1e-10)).toBe(0);
+    expect(float32ToF16Bits(NaN) & 0x7e00).toBe(0x7e00);
+  });
+});
+
+describe('BF16', () => {
+  it('decodes known bit patterns', () => {
+    expect(bf16BitsToFloat32(0x3f80)).toBe(1);
+    expect(bf16BitsToFloat32(0xc040)).toBe(-3);
+    expect(bf16BitsToFloat32(0x4049)).toBe(3.140625);
+    expect(bf16BitsToFloat32(0x7f80)).toBe(Infinity);
+    expect(bf16BitsToFloat32(0x7fc0)).toBeNaN();
+  });
+
+  it('encode(decode(b)) = b for every non-NaN pattern, and the array decoder agrees', () => {
+    const all = new Uint16Array(65536).map((_, i) => i);
+    const decoded = bf16ArrayToFloat32(all);
+    const bad: string[] = [];
+    for (let b = 0; b < 65536; b++) {
+      const x = bf16BitsToFloat32(b);
+      if (Number.isNaN(x)) continue;
+      if (!Object.is(decoded[b], x) || float32ToBF16Bits(x) !== b) bad.push(`0x${b.toString(16)}`);
+    }
+    expect(bad).toEqual([]);
+  });
+
+  it('rounds to nearest, ties to even', () => {
+    expect(float32ToBF16Bits(1 + 2 ** -8)).toBe(0x3f80); // tie → even (down)
+    expect(float32ToBF16Bits(1 + 3 * 2 ** -8)).toBe(0x3f82); // tie → even (up)
+    expect(float32ToBF16Bits(1 + 2 ** -8 + 2 ** -20)).toBe(0x3f81);
+    expect(float32ToBF16Bits(Math.PI)).toBe(0x4049);
+    expect(bf16BitsToFloat32(float32ToBF16Bits(NaN))).toBeNaN();
+  });
+});

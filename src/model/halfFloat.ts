@@ -1,0 +1,93 @@
+// 16-bit float conversions (IEEE binary16 "F16" and bfloat16 "BF16") to and from float32.
+// Used by the safetensors reader (HF checkpoints are usually BF16) and by tests that build F16/BF16
+// files by hand. Encoders round to nearest, ties to even, like numpy / torch.
+
+const scratchF32 = new Float32Array(1);
+const scratchU32 = new Uint32Array(scratchF32.buffer);
+
+/** Value of one binary16 bit pattern. */
+export function f16BitsToFloat32(h: number): number {
+  const sign = h & 0x8000 ? -1 : 1;
+  const exp = (h >>> 10) & 0x1f;
+  const mant = h & 0x3ff;
+  if (exp === 0) return sign * mant * 2 ** -24; // zero or subnormal
+  if (exp === 0x1f) return mant ? NaN : sign * Infinity;
+  return sign * 2 ** (exp - 15) * (1 + mant / 1024);
+}
+
+/** Value of one bfloat16 bit pattern (the top half of a float32). */
+export function bf16BitsToFloat32(b: number): number {
+  scratchU32[0] = (b & 0xffff) << 16;
+  return scratchF32[0];
+}
+
+/** binary16 bit pattern nearest to x (ties to even; overflow → ±Inf; NaN stays NaN). */
+export function float32ToF16Bits(x: number): number {
+  scratchF32[0] = x;
+  const bits = scratchU32[0];
+  const sign = (bits >>> 16) & 0x8000;
+  const exp = (bits >>> 23) & 0xff;
+  const mant = bits & 0x7fffff;
+  if (exp === 0xff) return sign | 0x7c00 | (mant ? 0x200 : 0);
+  const e = exp - 127 + 15; // re-biased exponent
+  if (e >= 0x1f) return sign | 0x7c00;
+  if (e <= 0) {
+    // Subnormal in f16: count units of 2^-24; m · 2^(exp-150) = (m >> shift) · 2^-24.
+    const shift = 14 - e;
+    if (shift > 24) return sign; // below half the smallest subnormal
+    const m = mant | 0x800000;
+    let h = m >>> shift;
+    const rest = m & ((1 << shift) - 1);
+    const half = 1 << (shift - 1);
+    if (rest > half || (rest === half && (h & 1))) h++; // a carry into the exponent is still right
+    return sign | h;
+  }
+  let h = sign | (e << 10) | (mant >>> 13);
+  const rest = mant & 0x1fff;
+  if (rest > 0x1000 || (rest === 0x1000 && (h & 1))) h++; // may carry up to Inf, which is right
+  return h;
+}
+
+/** bfloat16 bit pattern nearest to x (ties to even; NaN stays a quiet NaN). */
+export function float32ToBF16Bits(x: number): number {
+  scratchF32[0] = x;
+  const bits = scratchU32[0];
+  if ((bits & 0x7fffffff) > 0x7f800000) return ((bits >>> 16) | 0x40) & 0xffff;
+  return ((bits + 0x7fff + ((bits >>> 16) & 1)) >>> 16) & 0xffff;
+}
+
+let f16Table: Float32Array | null = null;
+
+/** Float32 values of n F16 bit patterns (a 256 KiB lookup table, built on first use). */
+export function f16ArrayToFloat32(bits: Uint16Array): Float32Array {
+  if (!f16Table) {
+    f16Table = new Float32Array(65536);
+    for (let h = 0; h < 65536; h++) f16Table[h] = f16BitsToFloat32(h);
+  }
+  const table = f16Table;
+  const out = new Float32Array(bits.length);
+  for (let i = 0; i < bits.length; i++) out[i] = table[bits[i]];
+  return out;
+}
+
+/** Float32 values of n BF16 bit patterns: each is the high half of the float32. */
+export function bf16ArrayToFloat32(bits: Uint16Array): Float32Array {
+  const out = new Float32Array(bits.length);
+  const outBits = new Uint32Array(out.buffer);
+  for (let i = 0; i < bits.length; i++) outBits[i] = bits[i] << 16;
+  return out;
+}
+
+/** F16 bit patterns of every element. */
+export function float32ArrayToF16(values: Float32Array): Uint16Array {
+  const out = new Uint16Array(values.length);
+  for (let i = 0; i < values.length; i++) out[i] = float32ToF16Bits(values[i]);
+  return out;
+}
+
+/** BF16 bit patterns of every element. */
+export function float32ArrayToBF16(values: Float32Array): Uint16Array {
+  const out = new Uint16Array(values.length);
+  for (let i = 0; i < values.length; i++) out[i] = float32ToBF16Bits(values[i]);
+  return out;
+}
