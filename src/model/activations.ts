@@ -1,0 +1,124 @@
+// The activations a training forward saves for the backward, planned once per (B, T) and reused
+// every step (llm.c style), plus the backward's scratch buffers.
+// Legend: B batch, T time, N = B·T, C hidden, V vocab, Hq/Hkv heads, D head dim, F MLP width.
+import type { GpuRuntime } from '../gpu/runtime';
+import type { Tensor } from '../gpu/tensor';
+import type { ModelConfig } from './config';
+
+export interface LayerActivations {
+  x: Tensor; // (N, C) layer input (residual stream)
+  xn1: Tensor; // (N, C) input_layernorm(x)
+  rstd1: Tensor; // (N)
+  q: Tensor; // (N, Hq·D) q_proj output, before q_norm
+  k: Tensor; // (N, Hkv·D)
+  v: Tensor; // (B, T, Hkv, D) v_proj output (used by attention as is)
+  qn: Tensor; // (N, Hq·D) q_norm(q)
+  qRstd: Tensor; // (N·Hq)
+  kn: Tensor; // (N, Hkv·D)
+  kRstd: Tensor; // (N·Hkv)
+  qr: Tensor; // (B, T, Hq, D) rope(qn)
+  kr: Tensor; // (B, T, Hkv, D) rope(kn)
+  att: Tensor; // (B, T, Hq, D) attention output
+  lse: Tensor; // (B, Hq, T)
+  h: Tensor; // (N, C) x + o_proj(att)
+  xn2: Tensor; // (N, C) post_attention_layernorm(h)
+  rstd2: Tensor; // (N)
+  gate: Tensor; // (N, F)
+  up: Tensor; // (N, F)
+  act: Tensor; // (N, F) silu(gate)·up
+}
+
+export interface Activations {
+  B: number;
+  T: number;
+  ids: Tensor; // (B, T) i32 input tokens
+  positions: Tensor; // (B, T) i32 RoPE positions
+  segments: Tensor; // (B, T) i32 attention segments (packing; negative = padding)
+  layers: LayerActivations[];
+  xFinal: Tensor; // (N, C) last layer output
+  xnFinal: Tensor; // (N, C) model.norm(xFinal)
+  rstdFinal: Tensor; // (N)
+  logits: Tensor; // (N, V); overwritten in place by dlogits in the backward
+  targets: Tensor; // (N) i32 next tokens
+  logp: Tensor; // (N) log-prob of each target
+  lseLogits: Tensor; // (N) log-sum-exp of each logits row
+  dlogp: Tensor; // (N) dLoss/dlogp per token (host-computed weights)
+}
+
+/** Gradients of activations, reused across layers (the backward walks one layer at a time). */
+export interface BackwardScratch {
+  dx: Tensor; // (N, C) gradient of the residual stream
+  dxn: Tensor; // (N, C) gradient of a norm output
+  dtmpC: Tensor; // (N, C) a second (N, C) term before accumulation
+  dtmpC2: Tensor; // (N, C) rmsnorm dx before it joins the residual gradient
+  dq: Tensor; // (N, Hq·D)
+  dk: Tensor; // (N, Hkv·D)
+  dv: Tensor; // (B, T, Hkv, D)
+  dqn: Tensor; // (N, Hq·D)
+  dkn: Tensor; // (N, Hkv·D)
+  dqr: Tensor; // (B, T, Hq, D)
+  dkr: Tensor; // (B, T, Hkv, D)
+  datt: Tensor; // (B, T, Hq, D)
+  dact: Tensor; // (N, F)
+  dgate: Tensor; // (N, F)
+  dup: Tensor; // (N, F)
+  attnStats: Tensor; // (B, Hq, T, 2) attention backward scratch
+  /** One weight-gradient scratch per distinct weight shape, keyed "out×in". */
+  dW: Map<string, Tensor>;
+}
+
+export function planActivations(rt: GpuRuntime, cfg: ModelConfig, B: number, T: number): Activations {
+  const { hiddenSize: C, vocabSize: V, numHeads: Hq, numKvHeads: Hkv, headDim: D, intermediateSize: F } = cfg;
+  const N = B * T;
+  const e = (shape: number[], label: string, dtype: 'f32' | 'i32' = 'f32') => rt.empty(shape, dtype, label);
+  const layers: LayerActivations[] = [];
+  for (let l = 0; l < cfg.numLayers; l++) {
+    const L = (s: string) => `L${l}.${s}`;
+    layers.push({
+      x: e([N, C], L('x')), xn1: e([N, C], L('xn1')), rstd1: e([N], L('rstd1')),
+      q: e([N, Hq * D], L('q')), k: e([N, Hkv * D], L('k')), v: e([B, T, Hkv, D], L('v')),
+      qn: e([N, Hq * D], L('qn')), qRstd: e([N * Hq], L('qRstd')), kn: e([N, Hkv * D], L('kn')), kRstd: e([N * Hkv], L('kRstd')),
+      qr: e([B, T, Hq, D], L('qr')), kr: e([B, T, Hkv, D], L('kr')), att: e([B, T, Hq, D], L('att')), lse: e([B, Hq, T], L('lse')),
+      h: e([N, C], L('h')), xn2: e([N, C], L('xn2')), rstd2: e([N], L('rstd2')),
+      gate: e([N, F], L('gate')), up: e([N, F], L('up')), act: e([N, F], L('act')),
+    });
+  }
+  return {
+    B, T, layers,
+    ids: e([B, T], 'ids', 'i32'), positions: e([B, T], 'positions', 'i32'), segments: e([B, T], 'segments', 'i32'),
+    xFinal: e([N, C], 'xFinal'), xnFinal: e([N, C], 'xnFinal'), rstdFinal: e([N], 'rstdFinal'),
+    logits: e([N, V], 'logits'), targets: e([N], 'targets', 'i32'), logp: e([N], 'logp'), lseLogits: e([N], 'lseLogits'), dlogp: e([N], 'dlogp'),
+  };
+}
+
+export function planBackwardScratch(rt: GpuRuntime, cfg: ModelConfig, B: number, T: number): BackwardScratch {
+  const { hiddenSize: C, vocabSize: V, numHeads: Hq, numKvHeads: Hkv, headDim: D, intermediateSize: F } = cfg;
+  const N = B * T;
+  const e = (shape: number[], label: string) => rt.empty(shape, 'f32', label);
+  const dW = new Map<string, Tensor>();
+  for (const [o, i] of [[V, C], [Hq * D, C], [Hkv * D, C], [C, Hq * D], [F, C], [C, F]]) {
+    const key = `${o}×${i}`;
+    if (!dW.has(key)) dW.set(key, e([o, i], `dW ${key}`));
+  }
+  return {
+    dx: e([N, C], 'dx'), dxn: e([N, C], 'dxn'), dtmpC: e([N, C], 'dtmpC'), dtmpC2: e([N, C], 'dtmpC2'),
+    dq: e([N, Hq * D], 'dq'), dk: e([N, Hkv * D], 'dk'), dv: e([B, T, Hkv, D], 'dv'),
+    dqn: e([N, Hq * D], 'dqn'), dkn: e([N, Hkv * D], 'dkn'),
+    dqr: e([B, T, Hq, D], 'dqr'), dkr: e([B, T, Hkv, D], 'dkr'), datt: e([B, T, Hq, D], 'datt'),
+    dact: e([N, F], 'dact'), dgate: e([N, F], 'dgate'), dup: e([N, F], 'dup'),
+    attnStats: e([B, Hq, T, 2], 'attnStats'), dW,
+  };
+}
+
+function tensorsOf(obj: object): Tensor[] {
+  return Object.values(obj).filter((v): v is Tensor => typeof v === 'object' && v !== null && 'buffer' in v);
+}
+
+export function releaseActivations(rt: GpuRuntime, acts: Activations): void {
+  for (const l of acts.layers) rt.release(...tensorsOf(l));
+  rt.release(...tensorsOf(acts));
+}
+
+export function releaseBackwardScratch(rt: GpuRuntime, s: BackwardScratch): void {
+  rt.release(...tensorsOf(s), ...s.dW.values());
+}

@@ -1,0 +1,86 @@
+// Training backward of the Qwen3 decoder on the GPU, layer by layer in reverse (llm.c style).
+// Each step restates the forward line it differentiates. Parameter gradients ACCUMULATE into
+// w.grads (zero them with w.zeroGrads() at the start of an accumulation window).
+// Legend: B batch, T time, N = B·T, C hidden, V vocab, Hq/Hkv heads, D head dim, F MLP width.
+import type { GpuRuntime } from '../gpu/runtime';
+import { reshape, type Tensor } from '../gpu/tensor';
+import { attentionBackward } from '../ops/attention';
+import { logprobBackward } from '../ops/crossEntropy';
+import { accumulate, swigluBackward } from '../ops/elementwise';
+import { embeddingBackward } from '../ops/embedding';
+import { rmsnormBackward } from '../ops/rmsnorm';
+import { ropeBackward } from '../ops/rope';
+import type { Activations, BackwardScratch } from './activations';
+import { linearBackwardInput, linearBackwardWeight } from './linear';
+import type { GpuWeights } from './weights';
+
+/**
+ * Backward from per-token weights acts.dlogp (N) = dLoss/dlogp[n] (SFT: −mask/Σmask; GRPO: the
+ * policy-gradient coefficients). Overwrites acts.logits with dlogits.
+ */
+export function modelBackward(rt: GpuRuntime, w: GpuWeights, acts: Activations, s: BackwardScratch): void {
+  const cfg = w.cfg;
+  const { vocabSize: V, hiddenSize: C, intermediateSize: F, numHeads: Hq, numKvHeads: Hkv, headDim: D, rmsNormEps: eps } = cfg;
+  const { B, T } = acts;
+  const N = B * T;
+  const rope = { B, T, D, theta: cfg.ropeTheta, maxPosition: cfg.maxPositionEmbeddings };
+  const attn = { B, T, Hq, Hkv, D, segments: acts.segments };
+  const dW = (o: number, i: number): Tensor => s.dW.get(`${o}×${i}`)!;
+  const head = cfg.tieWordEmbeddings ? 'model.embed_tokens.weight' : 'lm_head.weight';
+
+  // forward: logp = log_softmax(logits)[target]  ⇒ dlogits (in place over the logits)
+  const dlogits = logprobBackward(rt, acts.dlogp, acts.logits, acts.targets, acts.lseLogits, { N, V }, { inPlace: true });
+  // forward: logits = xnFinal · headᵀ
+  linearBackwardInput(rt, dlogits, w.get(head), N, C, V, s.dxn);
+  linearBackwardWeight(rt, dlogits, acts.xnFinal, N, C, V, w.grad(head), dW(V, C));
+  // forward: xnFinal = rmsnorm(xFinal, model.norm)
+  rmsnormBackward(rt, s.dxn, acts.xFinal, w.get('model.norm.weight'), acts.rstdFinal, { N, C, eps }, { dx: s.dx, dw: w.grad('model.norm.weight'), accumulateDw: true });
+
+  for (let l = cfg.numLayers - 1; l >= 0; l--) {
+    const a = acts.layers[l];
+    const name = (x: string) => `model.layers.${l}.${x}`;
+    const W = (x: string) => w.get(name(x));
+    const G = (x: string) => w.grad(name(x));
+    // s.dx holds dL/d(out); forward: out = h + down  ⇒ d(down) = d(out), d(h) starts as d(out)
+    // forward: down = act · down_projᵀ
+    linearBackwardInput(rt, s.dx, W('mlp.down_proj.weight'), N, F, C, s.dact);
+    linearBackwardWeight(rt, s.dx, a.act, N, F, C, G('mlp.down_proj.weight'), dW(C, F));
+    // forward: act = silu(gate) · up
+    swigluBackward(rt, s.dact, a.gate, a.up, { dgate: s.dgate, dup: s.dup });
+    // forward: gate = xn2 · gate_projᵀ;  up = xn2 · up_projᵀ  ⇒ d(xn2) = dgate·Wg + dup·Wu
+    linearBackwardInput(rt, s.dgate, W('mlp.gate_proj.weight'), N, C, F, s.dxn);
+    linearBackwardInput(rt, s.dup, W('mlp.up_proj.weight'), N, C, F, s.dtmpC);
+    accumulate(rt, s.dxn, s.dtmpC);
+    linearBackwardWeight(rt, s.dgate, a.xn2, N, C, F, G('mlp.gate_proj.weight'), dW(F, C));
+    linearBackwardWeight(rt, s.dup, a.xn2, N, C, F, G('mlp.up_proj.weight'), dW(F, C));
+    // forward: xn2 = rmsnorm(h, post_attention_layernorm)  ⇒ d(h) = d(out) + rmsnorm'(…)
+    rmsnormBackward(rt, s.dxn, a.h, W('post_attention_layernorm.weight'), a.rstd2, { N, C, eps }, { dx: s.dtmpC2, dw: G('post_attention_layernorm.weight'), accumulateDw: true });
+    accumulate(rt, s.dx, s.dtmpC2); // s.dx = d(h)
+    // forward: h = x + att · o_projᵀ
+    linearBackwardInput(rt, s.dx, W('self_attn.o_proj.weight'), N, Hq * D, C, reshape(s.datt, [N, Hq * D]));
+    linearBackwardWeight(rt, s.dx, reshape(a.att, [N, Hq * D]), N, Hq * D, C, G('self_attn.o_proj.weight'), dW(C, Hq * D));
+    // forward: att = attention(qr, kr, v)
+    attentionBackward(rt, s.datt, a.qr, a.kr, a.v, a.att, a.lse, attn, { dq: s.dqr, dk: s.dkr, dv: s.dv, stats: s.attnStats });
+    // forward: qr = rope(qn), kr = rope(kn)
+    ropeBackward(rt, s.dqr, acts.positions, { ...rope, H: Hq }, reshape(s.dqn, [B, T, Hq, D]));
+    ropeBackward(rt, s.dkr, acts.positions, { ...rope, H: Hkv }, reshape(s.dkn, [B, T, Hkv, D]));
+    // forward: qn = rmsnorm_per_head(q, q_norm), kn = rmsnorm_per_head(k, k_norm)
+    rmsnormBackward(rt, s.dqn, a.q, W('self_attn.q_norm.weight'), a.qRstd, { N: N * Hq, C: D, eps }, { dx: s.dq, dw: G('self_attn.q_norm.weight'), accumulateDw: true });
+    rmsnormBackward(rt, s.dkn, a.k, W('self_attn.k_norm.weight'), a.kRstd, { N: N * Hkv, C: D, eps }, { dx: s.dk, dw: G('self_attn.k_norm.weight'), accumulateDw: true });
+    // forward: q, k, v = xn1 · {q,k,v}_projᵀ  ⇒ d(xn1) = dq·Wq + dk·Wk + dv·Wv
+    const dv2 = reshape(s.dv, [N, Hkv * D]);
+    linearBackwardInput(rt, s.dq, W('self_attn.q_proj.weight'), N, C, Hq * D, s.dxn);
+    linearBackwardInput(rt, s.dk, W('self_attn.k_proj.weight'), N, C, Hkv * D, s.dtmpC);
+    accumulate(rt, s.dxn, s.dtmpC);
+    linearBackwardInput(rt, dv2, W('self_attn.v_proj.weight'), N, C, Hkv * D, s.dtmpC);
+    accumulate(rt, s.dxn, s.dtmpC);
+    linearBackwardWeight(rt, s.dq, a.xn1, N, C, Hq * D, G('self_attn.q_proj.weight'), dW(Hq * D, C));
+    linearBackwardWeight(rt, s.dk, a.xn1, N, C, Hkv * D, G('self_attn.k_proj.weight'), dW(Hkv * D, C));
+    linearBackwardWeight(rt, dv2, a.xn1, N, C, Hkv * D, G('self_attn.v_proj.weight'), dW(Hkv * D, C));
+    // forward: xn1 = rmsnorm(x, input_layernorm)  ⇒ d(x) = d(h) + rmsnorm'(…)
+    rmsnormBackward(rt, s.dxn, a.x, W('input_layernorm.weight'), a.rstd1, { N, C, eps }, { dx: s.dtmpC2, dw: G('input_layernorm.weight'), accumulateDw: true });
+    accumulate(rt, s.dx, s.dtmpC2); // s.dx = d(layer input)
+  }
+  // forward: x0 = embed_tokens[ids]  (tied: adds to the LM head's gradient in the same table)
+  embeddingBackward(rt, s.dx, reshape(acts.ids, [N]), { N, V, C }, w.grad('model.embed_tokens.weight'));
+}

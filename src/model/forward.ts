@@ -1,0 +1,93 @@
+// Training forward of the Qwen3 decoder on the GPU: fills the planned activations and the logits.
+// Per layer: h = x + o_proj(attn(rope(q_norm(q_proj(rms(x)))), rope(k_norm(k_proj(rms(x)))), v_proj(rms(x))))
+//            out = h + down_proj(silu(gate_proj(rms(h))) · up_proj(rms(h)))
+// Legend: B batch, T time, N = B·T, C hidden, V vocab, Hq/Hkv heads, D head dim, F MLP width.
+import type { GpuRuntime } from '../gpu/runtime';
+import { reshape } from '../gpu/tensor';
+import { attentionForward } from '../ops/attention';
+import { logprobForward } from '../ops/crossEntropy';
+import { accumulate, swigluForward } from '../ops/elementwise';
+import { checkTokenIds, embeddingForward } from '../ops/embedding';
+import { rmsnormForward } from '../ops/rmsnorm';
+import { ropeForward } from '../ops/rope';
+import type { Activations } from './activations';
+import { linearForward } from './linear';
+import type { GpuWeights } from './weights';
+
+/** One training batch on the host. */
+export interface TokenBatch {
+  /** (B, T) input tokens. */
+  inputIds: Int32Array;
+  /** (B, T) RoPE positions; default 0…T−1 per row (packed rows should restart per document). */
+  positions?: Int32Array;
+  /** (B, T) attention segments (documents packed in a row; negative = padding); default all 0. */
+  segments?: Int32Array;
+  /** (B, T) the token each position is scored against (next token); any valid id where unscored. */
+  targets?: Int32Array;
+}
+
+/** Uploads a batch into the planned input tensors, validating ids against the vocabulary. */
+export function writeBatch(rt: GpuRuntime, w: GpuWeights, acts: Activations, batch: TokenBatch): void {
+  const { B, T } = acts;
+  const N = B * T;
+  const V = w.cfg.vocabSize;
+  if (batch.inputIds.length !== N) throw new Error(`batch: inputIds has ${batch.inputIds.length} tokens, the plan is B·T = ${B}·${T}`);
+  checkTokenIds(batch.inputIds, V, 'batch inputIds');
+  rt.write(acts.ids, batch.inputIds);
+  const positions = batch.positions ?? Int32Array.from({ length: N }, (_, i) => i % T);
+  for (let i = 0; i < N; i++) {
+    if (positions[i] < 0 || positions[i] >= w.cfg.maxPositionEmbeddings) {
+      throw new Error(`batch: position ${positions[i]} at index ${i} is outside [0, ${w.cfg.maxPositionEmbeddings}) (maxPositionEmbeddings)`);
+    }
+  }
+  rt.write(acts.positions, positions);
+  rt.write(acts.segments, batch.segments ?? new Int32Array(N));
+  if (batch.targets) {
+    checkTokenIds(batch.targets, V, 'batch targets');
+    rt.write(acts.targets, batch.targets);
+  }
+}
+
+/** Runs the decoder over acts.ids; leaves logits (N, V) in acts.logits. */
+export function modelForward(rt: GpuRuntime, w: GpuWeights, acts: Activations): void {
+  const cfg = w.cfg;
+  const { vocabSize: V, hiddenSize: C, intermediateSize: F, numHeads: Hq, numKvHeads: Hkv, headDim: D, rmsNormEps: eps } = cfg;
+  const { B, T } = acts;
+  const N = B * T;
+  const rope = { B, T, D, theta: cfg.ropeTheta, maxPosition: cfg.maxPositionEmbeddings };
+  const attn = { B, T, Hq, Hkv, D, segments: acts.segments };
+
+  embeddingForward(rt, reshape(acts.ids, [N]), w.get('model.embed_tokens.weight'), { N, V, C }, acts.layers[0]?.x ?? acts.xFinal);
+  for (let l = 0; l < cfg.numLayers; l++) {
+    const a = acts.layers[l];
+    const W = (s: string) => w.get(`model.layers.${l}.${s}`);
+    rmsnormForward(rt, a.x, W('input_layernorm.weight'), { N, C, eps }, { out: a.xn1, rstd: a.rstd1 });
+    linearForward(rt, a.xn1, W('self_attn.q_proj.weight'), N, C, Hq * D, a.q);
+    linearForward(rt, a.xn1, W('self_attn.k_proj.weight'), N, C, Hkv * D, a.k);
+    linearForward(rt, a.xn1, W('self_attn.v_proj.weight'), N, C, Hkv * D, reshape(a.v, [N, Hkv * D]));
+    // QK-norm: RMSNorm over each head's D values with one (D) weight shared by the heads.
+    rmsnormForward(rt, a.q, W('self_attn.q_norm.weight'), { N: N * Hq, C: D, eps }, { out: a.qn, rstd: a.qRstd });
+    rmsnormForward(rt, a.k, W('self_attn.k_norm.weight'), { N: N * Hkv, C: D, eps }, { out: a.kn, rstd: a.kRstd });
+    ropeForward(rt, reshape(a.qn, [B, T, Hq, D]), acts.positions, { ...rope, H: Hq }, a.qr);
+    ropeForward(rt, reshape(a.kn, [B, T, Hkv, D]), acts.positions, { ...rope, H: Hkv }, a.kr);
+    attentionForward(rt, a.qr, a.kr, a.v, attn, { out: a.att, lse: a.lse });
+    linearForward(rt, reshape(a.att, [N, Hq * D]), W('self_attn.o_proj.weight'), N, Hq * D, C, a.h); // h = o…
+    accumulate(rt, a.h, a.x); // …+ x (residual)
+    rmsnormForward(rt, a.h, W('post_attention_layernorm.weight'), { N, C, eps }, { out: a.xn2, rstd: a.rstd2 });
+    linearForward(rt, a.xn2, W('mlp.gate_proj.weight'), N, C, F, a.gate);
+    linearForward(rt, a.xn2, W('mlp.up_proj.weight'), N, C, F, a.up);
+    swigluForward(rt, a.gate, a.up, a.act);
+    const next = l + 1 < cfg.numLayers ? acts.layers[l + 1].x : acts.xFinal;
+    linearForward(rt, a.act, W('mlp.down_proj.weight'), N, F, C, next);
+    accumulate(rt, next, a.h); // out = down + h (residual)
+  }
+  rmsnormForward(rt, acts.xFinal, w.get('model.norm.weight'), { N, C, eps }, { out: acts.xnFinal, rstd: acts.rstdFinal });
+  const head = cfg.tieWordEmbeddings ? 'model.embed_tokens.weight' : 'lm_head.weight';
+  linearForward(rt, acts.xnFinal, w.get(head), N, C, V, acts.logits);
+}
+
+/** logp (N) of acts.targets under acts.logits, and the row lse saved for the backward. */
+export function tokenLogprobs(rt: GpuRuntime, w: GpuWeights, acts: Activations): void {
+  const N = acts.B * acts.T;
+  logprobForward(rt, acts.logits, acts.targets, { N, V: w.cfg.vocabSize }, { logp: acts.logp, lse: acts.lseLogits });
+}

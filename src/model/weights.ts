@@ -1,0 +1,92 @@
+// Model parameters on the GPU, keyed by HF name (parameterTable order), with their gradients.
+import type { GpuRuntime } from '../gpu/runtime';
+import type { Tensor } from '../gpu/tensor';
+import { Rng } from '../util/rng';
+import { type ModelConfig, validateModelConfig } from './config';
+import { type ParameterSpec, parameterTable } from './parameters';
+
+export class GpuWeights {
+  readonly table: ParameterSpec[];
+  readonly params = new Map<string, Tensor>();
+  /** Gradients, same names and shapes; created by ensureGrads(). */
+  readonly grads = new Map<string, Tensor>();
+
+  constructor(
+    private readonly rt: GpuRuntime,
+    readonly cfg: ModelConfig,
+    values: Map<string, Float32Array>,
+  ) {
+    validateModelConfig(cfg);
+    this.table = parameterTable(cfg);
+    for (const p of this.table) {
+      const v = values.get(p.name);
+      const size = p.shape.reduce((a, b) => a * b, 1);
+      if (!v) throw new Error(`model weights: missing tensor '${p.name}' of shape [${p.shape.join(', ')}]`);
+      if (v.length !== size) throw new Error(`model weights: '${p.name}' has ${v.length} values, expected shape [${p.shape.join(', ')}] = ${size}`);
+      this.params.set(p.name, rt.upload(v, p.shape, 'f32', p.name));
+    }
+  }
+
+  /** The parameter tensor `name`; throws naming it when absent. */
+  get(name: string): Tensor {
+    const t = this.params.get(name);
+    if (!t) throw new Error(`model weights: no parameter named '${name}'`);
+    return t;
+  }
+
+  grad(name: string): Tensor {
+    const t = this.grads.get(name);
+    if (!t) throw new Error(`model gradients: no gradient for '${name}' (call ensureGrads first)`);
+    return t;
+  }
+
+  /** Allocates (once) and zeroes every gradient: the start of a gradient-accumulation window. */
+  zeroGrads(): void {
+    for (const p of this.table) {
+      let g = this.grads.get(p.name);
+      if (!g) this.grads.set(p.name, (g = this.rt.empty(p.shape, 'f32', `grad:${p.name}`)));
+      this.rt.clear(g);
+    }
+  }
+
+  /** Reads every parameter back (checkpoints, export, tests). */
+  async download(): Promise<Map<string, Float32Array>> {
+    const out = new Map<string, Float32Array>();
+    for (const p of this.table) out.set(p.name, await this.rt.readF32(this.get(p.name)));
+    return out;
+  }
+
+  async downloadGrads(): Promise<Map<string, Float32Array>> {
+    const out = new Map<string, Float32Array>();
+    for (const p of this.table) out.set(p.name, await this.rt.readF32(this.grad(p.name)));
+    return out;
+  }
+
+  destroy(): void {
+    for (const t of this.params.values()) this.rt.release(t);
+    for (const t of this.grads.values()) this.rt.release(t);
+    this.params.clear();
+    this.grads.clear();
+  }
+}
+
+/**
+ * Seeded initial values (GPT-2/Qwen-style): matrices and embeddings N(0, 0.02²), the residual
+ * output projections (o_proj, down_proj) scaled by 1/sqrt(2L), norms 1.
+ */
+export function initialWeights(cfg: ModelConfig, seed: number): Map<string, Float32Array> {
+  const rng = new Rng(seed);
+  const out = new Map<string, Float32Array>();
+  const residualStd = 0.02 / Math.sqrt(2 * cfg.numLayers);
+  for (const p of parameterTable(cfg)) {
+    const n = p.shape.reduce((a, b) => a * b, 1);
+    const v = new Float32Array(n);
+    if (p.kind === 'norm') v.fill(1);
+    else {
+      const std = /o_proj|down_proj/.test(p.name) ? residualStd : 0.02;
+      for (let i = 0; i < n; i++) v[i] = rng.normal(0, std);
+    }
+    out.set(p.name, v);
+  }
+  return out;
+}
