@@ -1,0 +1,74 @@
+// Batched generation with the KV cache: prefill every prompt at once (right-padded), then one
+// token per row per step until each row stops (<|im_end|> / a stop id, a stop string, or
+// maxNewTokens). Returns the sampled tokens with their behaviour log-probs.
+import type { GpuRuntime } from '../gpu/runtime';
+import { Rng } from '../util/rng';
+import { Decoder } from './decode';
+import { type SamplingOptions, sampleToken } from './sampling';
+import type { GpuWeights } from './weights';
+
+export interface GenerateOptions extends SamplingOptions {
+  maxNewTokens: number;
+  /** Stop after emitting any of these ids (the id is kept in the output). */
+  stopIds: number[];
+  /** Stop when the decoded text of the generated tokens ends with one of these. */
+  stopStrings?: string[];
+  /** Needed with stopStrings: ids → text. */
+  decode?: (ids: number[]) => string;
+  seed: number;
+}
+
+export interface Generation {
+  tokens: number[];
+  /** Behaviour log-prob of each sampled token (see sampling.ts for the definition). */
+  logprobs: number[];
+  finishReason: 'stop' | 'length';
+}
+
+export async function generate(rt: GpuRuntime, w: GpuWeights, prompts: number[][], opts: GenerateOptions): Promise<Generation[]> {
+  const B = prompts.length;
+  if (B === 0) return [];
+  const lens = prompts.map((p) => p.length);
+  if (lens.some((l) => l === 0)) throw new Error('generate: every prompt needs at least one token');
+  const maxLen = Math.max(...lens);
+  const Tmax = maxLen + opts.maxNewTokens;
+  if (Tmax > w.cfg.maxPositionEmbeddings) {
+    throw new Error(`generate: prompt (${maxLen}) + maxNewTokens (${opts.maxNewTokens}) exceeds the model's ${w.cfg.maxPositionEmbeddings} positions`);
+  }
+  const dec = new Decoder(rt, w, B, Tmax);
+  const rng = new Rng(opts.seed);
+  const out: Generation[] = prompts.map(() => ({ tokens: [], logprobs: [], finishReason: 'length' }));
+  const done = new Array<boolean>(B).fill(false);
+  try {
+    // Prefill: right-padded prompts; each row's logits come from its own last prompt token.
+    const padded = new Int32Array(B * maxLen);
+    prompts.forEach((p, b) => padded.set(p, b * maxLen));
+    let logits = await dec.forward(padded, new Int32Array(B), Int32Array.from(lens, (l) => l - 1));
+    const pastLen = Int32Array.from(lens);
+    const V = w.cfg.vocabSize;
+    for (let step = 0; step < opts.maxNewTokens; step++) {
+      const next = new Int32Array(B);
+      for (let b = 0; b < B; b++) {
+        if (done[b]) continue;
+        const { token, logprob } = sampleToken(logits.subarray(b * V, (b + 1) * V), opts, rng);
+        const g = out[b];
+        g.tokens.push(token);
+        g.logprobs.push(logprob);
+        next[b] = token;
+        if (opts.stopIds.includes(token)) done[b] = true;
+        else if (opts.stopStrings?.length && opts.decode) {
+          const text = opts.decode(g.tokens);
+          if (opts.stopStrings.some((s) => text.endsWith(s))) done[b] = true;
+        }
+        if (done[b]) g.finishReason = 'stop';
+      }
+      if (done.every(Boolean) || step === opts.maxNewTokens - 1) break;
+      // Finished rows keep feeding a token (their cache row is simply not read again).
+      logits = await dec.forward(next, pastLen, new Int32Array(B));
+      for (let b = 0; b < B; b++) pastLen[b]++;
+    }
+  } finally {
+    dec.destroy();
+  }
+  return out;
+}
