@@ -13,8 +13,9 @@ import {
   type Reward,
   type StepResult,
 } from '../types';
-import { cloneDatabase, databaseHash, seedDatabase } from './database';
+import { seedDatabase } from './database';
 import { distractorsFor, recordFactsTold } from './facts';
+import { GoldCheck } from './goldCheck';
 import { PolicyMonitor } from './monitor';
 import { SERVICE_POLICY } from './policy';
 import { serviceReward } from './reward';
@@ -38,10 +39,8 @@ interface Episode {
   task: ServiceTask;
   /** Current database (tools mutate it). */
   db: Database;
-  /** Hash of the initial database after replaying the gold actions. */
-  goldHash: string;
-  /** Hash of `db`, refreshed after each successful write (the only thing that changes it). */
-  dbHash: string;
+  /** Compares `db` with the gold database (initial database + gold actions). */
+  gold: GoldCheck;
   /** The scripted user. */
   user: SimulatedUser;
   /** Policy bookkeeping. */
@@ -71,19 +70,11 @@ export class ServiceEnv implements Environment<ServiceTask> {
 
   reset(task: ServiceTask): ResetResult {
     const db = seedDatabase(task.dbSeed);
-    const initialHash = databaseHash(db);
-    let goldHash = initialHash;
-    if (task.goldActions.length > 0) {
-      const gold = cloneDatabase(db);
-      for (const action of task.goldActions) executeTool(gold, action.name, action.arguments);
-      goldHash = databaseHash(gold);
-    }
     const user = new SimulatedUser(task);
     this.episode = {
       task,
       db,
-      goldHash,
-      dbHash: initialHash,
+      gold: new GoldCheck(db, task.dbSeed, task.goldActions),
       user,
       monitor: new PolicyMonitor(task.user.userId),
       factsTold: task.requiredFacts.map(() => false),
@@ -116,6 +107,8 @@ export class ServiceEnv implements Environment<ServiceTask> {
     const info: Record<string, unknown> = { turn: ep.turns };
     const violationsBefore = ep.monitor.violations.length;
 
+    // As in τ-bench a turn is either tool calls or a message: prose next to tool calls is not
+    // delivered to the user (and does not count as telling a fact).
     if (parsed.attemptedCall) {
       this.runTools(ep, parsed.calls, parsed.errors.map((e) => e.message), messages, info);
     } else {
@@ -140,8 +133,15 @@ export class ServiceEnv implements Environment<ServiceTask> {
       info.success = reward.components.outcome === 1;
       info.allViolations = [...ep.monitor.violations];
       info.performedActions = [...ep.monitor.performedActions];
+      info.databaseMatchesGold = ep.gold.matches();
     }
     return { messages, reward, done: ep.endReason !== null, info };
+  }
+
+  /** Hashes of the current and the gold database (diagnostics and tests); null before reset. */
+  databaseHashes(): { current: string; gold: string; initial: string } | null {
+    const ep = this.episode;
+    return ep ? { current: ep.gold.currentHash(), gold: ep.gold.goldHash(), initial: ep.gold.initialHash() } : null;
   }
 
   private runTools(ep: Episode, calls: { name: string; arguments: Record<string, unknown> }[], parseErrors: string[], out: ChatMessage[], info: Record<string, unknown>): void {
@@ -157,7 +157,7 @@ export class ServiceEnv implements Environment<ServiceTask> {
     for (const call of run) {
       const outcome = executeTool(ep.db, call.name, call.arguments);
       ep.monitor.onToolCall(ep.turns, call.name, call.arguments, outcome);
-      if (outcome.ok && outcome.isWrite) ep.dbHash = databaseHash(ep.db);
+      if (outcome.ok && outcome.isWrite) ep.gold.onWrite();
       if (!outcome.ok) toolErrors.push(outcome.output.slice(0, 300));
       out.push({ role: 'tool', name: call.name.slice(0, 64), content: truncateOutput(outcome.output, max) });
       if (outcome.transferred) {
@@ -176,7 +176,7 @@ export class ServiceEnv implements Environment<ServiceTask> {
     if (isForbiddenTask(ep.task)) return false;
     if (!ep.factsTold.every(Boolean)) return false;
     if (ep.task.goldActions.length === 0 && ep.task.requiredFacts.length === 0) return false;
-    return ep.dbHash === ep.goldHash;
+    return ep.gold.matches();
   }
 
   private reward(ep: Episode): Reward {
@@ -185,8 +185,7 @@ export class ServiceEnv implements Environment<ServiceTask> {
       : undefined;
     return serviceReward(
       {
-        dbHash: ep.dbHash,
-        goldHash: ep.goldHash,
+        databaseMatchesGold: ep.gold.matches(),
         goldActions: ep.task.goldActions,
         performedActions: ep.monitor.performedActions,
         factsTold: ep.factsTold,

@@ -26,10 +26,8 @@ export const POLICY_PENALTY = 0.5;
 
 /** Everything the reward needs from one episode. */
 export interface RewardInputs {
-  /** Hash of the current database. */
-  dbHash: string;
-  /** Hash of the initial database after replaying the gold actions. */
-  goldHash: string;
+  /** Whether the current database equals the initial one after replaying the gold actions (by hash). */
+  databaseMatchesGold: boolean;
   /** Gold write actions. */
   goldActions: WriteAction[];
   /** Successful write actions of the agent (canonical arguments). */
@@ -63,8 +61,7 @@ export function toolCallsScore(gold: WriteAction[], performed: WriteAction[]): n
 
 export function serviceReward(r: RewardInputs, weights: Record<string, number>): Reward {
   const info = r.factsTold.length === 0 ? 1 : r.factsTold.filter(Boolean).length / r.factsTold.length;
-  const dbMatches = r.dbHash === r.goldHash;
-  const outcome = dbMatches && info === 1 && (r.forbiddenResolved ?? true) ? 1 : 0;
+  const outcome = r.databaseMatchesGold && info === 1 && (r.forbiddenResolved ?? true) ? 1 : 0;
   const components = {
     outcome,
     tool_calls: toolCallsScore(r.goldActions, r.performedActions),
