@@ -1,0 +1,176 @@
+// The function-calling episode: system + user request → assistant turns. A turn with calls gets
+// one `tool` message per call (a simulated result, or an error the model can read); a turn
+// without calls is the final answer and ends the episode. Rewards follow BFCL single-turn
+// semantics: the calls of the FIRST assistant turn that makes calls are scored (scoring.ts),
+// plus the format of every turn. step() never throws.
+import { parseToolCalls, type ParsedAssistantMessage, type ToolCall } from '../../tokenizer/toolCalls';
+import { DEFAULT_LIMITS, truncateOutput, weightedReward, type ChatMessage, type Environment, type EpisodeLimits, type Reward, type StepResult } from '../types';
+import { validateCall } from './argumentValidation';
+import { formatIssues } from './formatCheck';
+import { scoreCalls, type CallComponents } from './scoring';
+import { simulateCall } from './simulateCall';
+import type { FunctionCallingTask } from './types';
+
+/**
+ * Default reward weights; total = Σ weight · component, each component in [0, 1], so total ∈ [0, 1]:
+ * - format 0.1: every assistant turn well-formed (all <tool_call> blocks parse; a no-call turn is a
+ *   clean non-empty text answer); 0 after any malformed turn.
+ * - function_choice 0.2: the first calling turn called the right function names (multiset overlap
+ *   ÷ max(#expected, #called)); irrelevance: 1 iff the episode made no call attempt and its text
+ *   answer is well-formed (the same holds for arguments and exact_match).
+ * - arguments 0.2: share of expected parameters right in the best call matching (omission counts
+ *   where the ground truth allows ""; unexpected parameters and extra calls dilute it).
+ * - exact_match 0.5: BFCL's AST checker accepts the first calling turn (right count, names,
+ *   required and no unknown parameters, types, values; parallel calls in any order).
+ * success = exact_match (the BFCL accuracy of the episode).
+ */
+export const DEFAULT_WEIGHTS: Readonly<Record<string, number>> = { format: 0.1, function_choice: 0.2, arguments: 0.2, exact_match: 0.5 };
+
+/** At most this many calls of one turn are executed; further ones get one error message. */
+export const MAX_CALLS_PER_TURN = 16;
+const MAX_NAME_CHARS = 64; // a tool message's `name` echoes the model's call name, capped
+/** Only the text before the (N+1)-th call tag (<tool_call> or </tool_call>) is parsed: the shared parser rescans the rest of the text per unmatched tag (quadratic). */
+export const MAX_CALL_TAGS_PARSED = 128;
+const MAX_ERRORS_SHOWN = 5; // parse errors quoted in one observation
+
+/** Parses the reply, reading at most MAX_CALL_TAGS_PARSED call tags; the cut is reported as a parse error. */
+function parseBounded(text: string): ParsedAssistantMessage {
+  const tags = /<\/?tool_call>/g;
+  let cut = 0;
+  for (let n = 0; n <= MAX_CALL_TAGS_PARSED; n++) {
+    const match = tags.exec(text);
+    if (match === null) return parseToolCalls(text);
+    cut = match.index;
+  }
+  const parsed = parseToolCalls(text.slice(0, cut));
+  const message = `more than ${MAX_CALL_TAGS_PARSED} <tool_call>/</tool_call> tags; only the first ${MAX_CALL_TAGS_PARSED} were read`;
+  return { ...parsed, attemptedCall: true, errors: [{ kind: 'unclosed-tag', index: -1, message }, ...parsed.errors] };
+}
+
+const ZERO_CALLS: CallComponents = { function_choice: 0, arguments: 0, exact_match: 0 };
+
+export class FunctionCallingEnv implements Environment<FunctionCallingTask> {
+  readonly family = 'function-calling' as const;
+  private readonly limits: EpisodeLimits;
+  private readonly weights: Record<string, number>;
+  private task: FunctionCallingTask | null = null;
+  private turns = 0;
+  private done = false;
+  private formatOk = true;
+  private attemptedAnyCall = false;
+  /** Calls of the first turn that attempted a call (null until then) and whether that turn parsed cleanly. */
+  private firstCalls: { calls: ToolCall[]; clean: boolean } | null = null;
+
+  constructor(limits: Partial<EpisodeLimits> = {}, weights: Partial<Record<string, number>> = {}) {
+    this.limits = { ...DEFAULT_LIMITS, ...definedEntries(limits) };
+    this.weights = { ...DEFAULT_WEIGHTS, ...(definedEntries(weights) as Record<string, number>) };
+  }
+
+  reset(task: FunctionCallingTask) {
+    this.task = task;
+    this.turns = 0;
+    this.done = false;
+    this.formatOk = true;
+    this.attemptedAnyCall = false;
+    this.firstCalls = null;
+    const messages: ChatMessage[] = [{ role: 'system', content: task.system }, ...task.question.map((m) => ({ ...m }))];
+    return { messages, tools: task.tools.map((t) => structuredClone(t)) };
+  }
+
+  async step(assistantText: string): Promise<StepResult> {
+    try {
+      return this.stepUnsafe(assistantText);
+    } catch (e) {
+      // Defensive: a bug here must not kill a rollout; end the episode and say why.
+      this.done = true;
+      return { messages: [], reward: this.reward(), done: true, info: { error: `internal environment error: ${e instanceof Error ? e.message : String(e)}` } };
+    }
+  }
+
+  private stepUnsafe(assistantText: unknown): StepResult {
+    const task = this.task;
+    if (task === null) {
+      return { messages: [], reward: weightedReward({ format: 0, ...ZERO_CALLS }, this.weights), done: true, info: { error: 'step() was called before reset(task): reset the environment with a task first' } };
+    }
+    if (this.done) {
+      return { messages: [], reward: this.reward(), done: true, info: { error: 'the episode has already ended; further assistant text is ignored (call reset(task) to start again)', success: this.success() } };
+    }
+    const text = typeof assistantText === 'string' ? assistantText : String(assistantText ?? '');
+    this.turns++;
+    const parsed = parseBounded(text);
+    const issues = formatIssues(parsed);
+    if (issues.length > 0) this.formatOk = false;
+    const info: Record<string, unknown> = { turn: this.turns, formatIssues: issues, parseErrors: parsed.errors.map((e) => e.message) };
+    const messages: ChatMessage[] = [];
+    const max = this.limits.maxToolOutputChars;
+    if (parsed.attemptedCall) {
+      this.attemptedAnyCall = true;
+      this.firstCalls ??= { calls: parsed.calls, clean: parsed.errors.length === 0 };
+      if (parsed.errors.length > 0) {
+        const shown = parsed.errors.slice(0, MAX_ERRORS_SHOWN).map((e) => e.message);
+        const more = parsed.errors.length - shown.length;
+        const detail = more > 0 ? `${shown.join('; ')}; and ${more} more` : shown.join('; ');
+        messages.push({ role: 'tool', content: truncateOutput(`Error: ${detail}. Write each call as <tool_call>{"name": "...", "arguments": {...}}</tool_call>.`, max) });
+      }
+      const toolErrors: string[] = [];
+      for (const call of parsed.calls.slice(0, MAX_CALLS_PER_TURN)) {
+        const name = call.name.slice(0, MAX_NAME_CHARS);
+        const validation = validateCall(task.tools, call);
+        if (validation.errors.length > 0) {
+          const message = `Error calling ${name}: ${validation.errors.join('; ')}.`;
+          toolErrors.push(message);
+          messages.push({ role: 'tool', name, content: truncateOutput(message, max) });
+        } else {
+          messages.push({ role: 'tool', name, content: truncateOutput(simulateCall(task.resultSeed, call), max) });
+        }
+      }
+      if (parsed.calls.length > MAX_CALLS_PER_TURN) {
+        messages.push({ role: 'tool', content: `Error: ${parsed.calls.length - MAX_CALLS_PER_TURN} calls beyond the first ${MAX_CALLS_PER_TURN} were not run; make fewer calls per turn.` });
+      }
+      info.toolErrors = toolErrors;
+      if (task.singleTurn) this.done = true;
+    } else {
+      this.done = true;
+      info.finalAnswer = truncateOutput(parsed.content, max);
+    }
+    if (!this.done && this.turns >= this.limits.maxTurns) {
+      this.done = true;
+      info.limit = 'max-turns';
+    }
+    const verdict = this.callVerdict();
+    info.checkErrors = verdict.errors;
+    info.success = verdict.components.exact_match === 1;
+    return { messages, reward: this.reward(), done: this.done, info };
+  }
+
+  /** Call-level components of the episode so far, with the checker's explanation. */
+  private callVerdict(): { components: CallComponents; errors: string[] } {
+    const task = this.task;
+    if (task === null) return { components: { ...ZERO_CALLS }, errors: [] };
+    if (task.check === 'irrelevance') {
+      if (this.attemptedAnyCall) return { components: { ...ZERO_CALLS }, errors: ['a call was attempted, but no offered function fits the request'] };
+      // A garbled reply (misspelt tags, bare call JSON, empty) is not the clean text answer irrelevance asks for.
+      if (!this.formatOk) return { components: { ...ZERO_CALLS }, errors: ['the reply is not a clean text answer'] };
+    }
+    const first = this.firstCalls;
+    const verdict = scoreCalls(task, first?.calls ?? []);
+    if (first !== null && !first.clean && verdict.components.exact_match === 1) {
+      return { components: { ...verdict.components, exact_match: 0 }, errors: ['the first calling turn also contained malformed tool calls'] };
+    }
+    return verdict;
+  }
+
+  private success(): boolean {
+    return this.callVerdict().components.exact_match === 1;
+  }
+
+  private reward(): Reward {
+    const calls = this.callVerdict().components;
+    return weightedReward({ format: this.formatOk ? 1 : 0, ...calls }, this.weights);
+  }
+}
+
+/** Drops keys whose value is undefined so partial overrides keep the defaults. */
+function definedEntries<T extends object>(partial: T): Partial<T> {
+  return Object.fromEntries(Object.entries(partial).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
