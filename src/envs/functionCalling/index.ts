@@ -1,0 +1,25 @@
+// Public surface of the function-calling (BFCL-style) environment family.
+export { functionCallingFamily, routingFamily } from './family';
+export { DEFAULT_WEIGHTS, FunctionCallingEnv, MAX_CALLS_PER_TURN } from './environment';
+export { CATEGORY_MIX, generateFunctionCallingTask, SYSTEM_PROMPT, type GenerateOptions } from './generateTask';
+export { generateRoutingTask, ROUTING_SYSTEM_PROMPT, ROUTING_TOOLS } from './routingTask';
+export { canonicalCall, functionCallingExpert } from './expertPolicy';
+export { checkCall, checkParameterValue, standardizeString, type CallCheck } from './bfclChecker';
+export { scoreCalls, type CallComponents, type CallsVerdict } from './scoring';
+export { validateCall, type CallValidation } from './argumentValidation';
+export {
+  BfclFormatError,
+  bfclCategory,
+  bfclSchemaToJsonSchema,
+  bfclTasks,
+  checkKindOf,
+  parseBfclAnswers,
+  parseBfclQuestions,
+  parseJsonLines,
+  type BfclQuestion,
+} from './bfclLoader';
+export { runEvalBfcl, EVAL_BFCL_USAGE, type CliOutput } from './evalBfclCli';
+export { evaluateBfcl, formatReport, parsePredictions, type EvalReport, type ItemResult, type Prediction, type Tally } from './bfclEval';
+export { CATALOGUE } from './catalogue';
+export type { AcceptableValues, CatalogueCategory, CheckKind, FunctionCallingTask, GeneratedCategory, GroundTruthCall, ScoredCall } from './types';
+export { GENERATED_CATEGORIES } from './types';
