@@ -4,7 +4,7 @@ import { validateCall } from './argumentValidation';
 import { checkCall } from './bfclChecker';
 import { CATALOGUE } from './catalogue';
 import { generateFunctionCallingTask, toolsUnrelatedTo } from './generateTask';
-import { generateRoutingTask, ROUTING_TOOLS } from './routingTask';
+import { compactToolSignatures, generateRoutingTask, ROUTING_TOOLS } from './routingTask';
 import { GENERATED_CATEGORIES } from './types';
 
 describe('task generators', () => {
@@ -106,5 +106,8 @@ describe('task generators', () => {
     expect(names).toEqual(new Set(ROUTING_TOOLS.map((x) => x.function.name)));
     for (const tool of ROUTING_TOOLS) expect(Object.keys(tool.function.parameters.properties ?? {})).toHaveLength(1);
     expect(JSON.stringify(ROUTING_TOOLS).length).toBeLessThan(800);
+    const compact = compactToolSignatures(ROUTING_TOOLS);
+    expect(compact.split('\n')[0]).toBe('weather(city): Weather in a city');
+    expect(compact.length).toBeLessThan(130);
   });
 });

@@ -2,7 +2,7 @@
 export { functionCallingFamily, routingFamily } from './family';
 export { DEFAULT_WEIGHTS, FunctionCallingEnv, MAX_CALLS_PER_TURN } from './environment';
 export { CATEGORY_MIX, generateFunctionCallingTask, SYSTEM_PROMPT, type GenerateOptions } from './generateTask';
-export { generateRoutingTask, ROUTING_SYSTEM_PROMPT, ROUTING_TOOLS } from './routingTask';
+export { compactToolSignatures, generateRoutingTask, ROUTING_SYSTEM_PROMPT, ROUTING_TOOLS } from './routingTask';
 export { canonicalCall, functionCallingExpert } from './expertPolicy';
 export { checkCall, checkParameterValue, standardizeString, type CallCheck } from './bfclChecker';
 export { scoreCalls, type CallComponents, type CallsVerdict } from './scoring';

@@ -34,6 +34,14 @@ const ROUTES: readonly { tool: string; param: string; values: readonly string[];
   { tool: 'define', param: 'word', values: WORDS, templates: ['define {x}', 'meaning of {x}?', 'what does {x} mean?'] },
 ];
 
+/**
+ * One line per tool, `name(param, …): description` — a compact rendering for byte-level presets
+ * whose context cannot hold the JSON schemas plus Qwen3's tool preamble (~1.2 KB for these four).
+ */
+export function compactToolSignatures(tools: readonly ToolSpec[]): string {
+  return tools.map((t) => `${t.function.name}(${Object.keys(t.function.parameters.properties ?? {}).join(', ')}): ${t.function.description}`).join('\n');
+}
+
 /** Deterministic routing task: the same (seed, index, split) gives the same request. */
 export function generateRoutingTask(seed: number, index: number, split: 'train' | 'heldout'): FunctionCallingTask {
   const rng = new Rng(taskSeed(seed, index, split, 0x5047));
