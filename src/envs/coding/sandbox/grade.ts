@@ -108,9 +108,10 @@ export class RunCollector {
     let compileError: string | undefined;
     if (loadFailed) {
       compileError = this.loaded!.kind === 'timeout' ? `top-level code ${limitWords}` : withHint(this.loaded!.error ?? 'the code did not load');
-    } else if (!compiled && (ending.kind === 'timeout' || ending.kind === 'memory')) {
-      compileError = `top-level code ${limitWords}`;
     }
+    // A run killed from outside (memory, hard deadline) before reporting: where it stopped is unknown,
+    // so the first unreported test carries the limit and the code does not count as compiled.
+    const stoppedByLimit = !loadFailed && (ending.kind === 'timeout' || ending.kind === 'memory');
 
     const tests: SandboxTestResult[] = [];
     let stopped = false; // set once the run's end has been attributed to a test
@@ -122,9 +123,9 @@ export class RunCollector {
       }
       const test = this.tests[i];
       const rendered = renderCall(test);
-      if (compiled && !stopped && (ending.kind === 'timeout' || ending.kind === 'memory')) {
+      if (stoppedByLimit && !stopped) {
         stopped = true;
-        tests.push({ index: i, status: ending.kind, message: `${rendered} ${limitWords}` });
+        tests.push({ index: i, status: ending.kind as 'timeout' | 'memory', message: `${rendered} ${limitWords}` });
         continue;
       }
       const why = compileError !== undefined ? `the code did not load (${compileError})`

@@ -4,11 +4,12 @@
 // prototypes (Array.prototype.push = …, Object.prototype.toJSON = …) cannot change what it reports.
 //
 // Protocol: evaluate `(HARNESS_SOURCE)(configJson)` — it installs a frozen harness object under the
-// secret global name in the config (non-writable, non-configurable, non-enumerable) with:
+// global name in the config (non-writable, non-configurable, non-enumerable) with:
 //   exportEntry(name, value)  called by code appended after the user's code (sees `const f = …` too)
 //   loadReport()              → JSON text {t:'loaded', ok, kind?, error?, out, trunc}
 //   run(i)                    → JSON text {t:'call', i, ok, plain?, text?, error?, ms, out, trunc}
-//   runAll() / completed()    → the run(i) reports of every test / of those finished so far, one per line
+//   loadAndRunAll()           → loadReport() and, if it is ok, run(i) for every test: one report per line
+//   completed()               → the lines loadAndRunAll produced so far (after a timeout)
 //   describeError(e)          → 'Name: message (line N)' for a value the user's code threw
 //   takeOutput()              → JSON text {t:'output', out, trunc}
 // Every report is built by string concatenation from primitives; values are encoded by walking
@@ -17,7 +18,7 @@
 
 /** Config the host passes (as a JSON string) to the harness installer. */
 export interface HarnessConfig {
-  /** Secret global name under which the harness is installed. */
+  /** Global name under which the harness is installed (HARNESS_NAME). */
   name: string;
   /** Console output cap in characters. */
   maxOutputChars: number;
@@ -222,10 +223,14 @@ export const HARNESS_SOURCE = String.raw`(function installHarness(configJson) {
     return '{"t":"call","i":' + i + ',"ms":' + (dateNow() - t0) + ',' + body + ',' + outputFields() + '}';
   }
   function takeOutput() { return '{"t":"output",' + outputFields() + '}'; }
-  // One timed vm call for all tests is ~20x cheaper than one per test; completed() recovers progress after a timeout.
+  // Node appends loadAndRunAll() to the user's script: one timed vm call per run instead of one per
+  // test (each timed call starts a watchdog thread); completed() recovers progress after a timeout.
   var reports = '';
-  function runAll() {
-    for (var i = 0; i < calls.length; i++) reports += (i > 0 ? '\n' : '') + run(i);
+  function loadAndRunAll() {
+    var load = loadReport();
+    reports = load;
+    if (apply(regexpExec, /"ok":true/, [load]) === null) return reports;
+    for (var i = 0; i < calls.length; i++) reports += '\n' + run(i);
     return reports;
   }
   function completed() { return reports; }
@@ -236,7 +241,7 @@ export const HARNESS_SOURCE = String.raw`(function installHarness(configJson) {
   harness.run = run;
   harness.describeError = describeError;
   harness.takeOutput = takeOutput;
-  harness.runAll = runAll;
+  harness.loadAndRunAll = loadAndRunAll;
   harness.completed = completed;
   freeze(harness);
   defineProperty(G, config.name, { value: harness, writable: false, enumerable: false, configurable: false });

@@ -5,8 +5,8 @@
 // (ArrayBuffers live outside the heap), and the permission model (when Node has it) denies file
 // system and child-process access even to code that escaped the vm context.
 //
-// Messages: the host sends one job as JSON text; the process answers {id, m} where m is the JSON text
-// of a SandboxMessage (grade.ts). Nothing but strings crosses the vm boundary.
+// Messages: the host sends one job as JSON text; the process answers once with {id, ms}, where ms
+// are the JSON texts of SandboxMessages (grade.ts). Nothing but strings crosses the vm boundary.
 import { HARNESS_NAME, HARNESS_SOURCE } from './harnessSource';
 
 /** First argument of the process: JSON of these options. */
@@ -77,66 +77,52 @@ function runJob(job, send) {
     microtaskMode: 'afterEvaluate',
   });
   vm.runInContext('(' + HARNESS_SOURCE + ')(' + JSON.stringify(job.harnessConfig) + ')', context);
-  // Only calls that can run user code get a vm timeout: each timed call starts a watchdog thread.
-  const harness = (call) => {
-    const r = vm.runInContext(HARNESS_NAME + '.' + call, context, { timeout: left() });
-    if (typeof r !== 'string') throw new Error('sandbox harness returned a non-string');
-    return r;
+  // After a timeout, microtasks the code queued may still be pending: read progress under a short limit.
+  const recover = (call, fallback) => {
+    try { return String(vm.runInContext(HARNESS_NAME + '.' + call, context, { timeout: 200 })); } catch (_) { return fallback; }
   };
-  const untimed = (call) => String(vm.runInContext(HARNESS_NAME + '.' + call, context));
-  const sendLines = (text) => { for (const line of text.split('\n')) if (line !== '') send(line); };
-  // After a timeout, microtasks the code queued may still be pending: recover progress under a short limit.
-  const recover = (call, fallback) => { try { return String(vm.runInContext(HARNESS_NAME + '.' + call, context, { timeout: 200 })); } catch (_) { return fallback; } };
-  const stop = (loadKind) => {
-    sendLines(recover('completed()', ''));
-    send(recover('takeOutput()', '{"t":"output"}'));
-    if (loadKind !== undefined) send(JSON.stringify({ t: 'loaded', ok: false, kind: loadKind }));
-    send(JSON.stringify({ t: 'done', stop: 'timeout' }));
-  };
+  const lines = (text) => text.split('\n').filter((line) => line !== '');
 
   let script;
   try {
-    script = new vm.Script(job.code, { filename: 'solution.js' });
+    // The harness call rides at the end of the user's script, so loading and testing take one timed call.
+    script = new vm.Script(job.code + '\n;' + HARNESS_NAME + '.loadAndRunAll();\n', { filename: 'solution.js' });
   } catch (e) {
-    send(JSON.stringify({ t: 'loaded', ok: false, kind: 'syntax', error: syntaxMessage(e, job.userLines) }));
-    send(JSON.stringify({ t: 'done' }));
-    return;
+    return send([JSON.stringify({ t: 'loaded', ok: false, kind: 'syntax', error: syntaxMessage(e, job.userLines) }), '{"t":"done"}']);
   }
+  let result;
   try {
-    script.runInContext(context, { timeout: left() });
+    result = script.runInContext(context, { timeout: left() });
   } catch (e) {
-    if (isTimeout(e)) return stop('timeout');
-    // Describe the thrown value inside the context, where reading it may run user getters under the time limit.
+    const output = recover('takeOutput()', '{"t":"output"}');
+    if (isTimeout(e)) {
+      const done = lines(recover('completed()', ''));
+      if (done.length === 0) done.push(JSON.stringify({ t: 'loaded', ok: false, kind: 'timeout' }));
+      return send([...done, output, JSON.stringify({ t: 'done', stop: 'timeout' })]);
+    }
+    // A top-level throw: describe the value inside the context, where reading it may run user getters under the time limit.
     sandbox.__tabforge_thrown = e;
     let error = 'an exception that could not be described';
-    try { error = harness('describeError(globalThis.__tabforge_thrown)'); } catch (e2) { if (isTimeout(e2)) return stop('timeout'); }
-    send(untimed('takeOutput()'));
-    send(JSON.stringify({ t: 'loaded', ok: false, kind: 'runtime', error }));
-    send(JSON.stringify({ t: 'done' }));
-    return;
+    try {
+      error = String(vm.runInContext(HARNESS_NAME + '.describeError(globalThis.__tabforge_thrown)', context, { timeout: left() }));
+    } catch (e2) {
+      if (isTimeout(e2)) return send([JSON.stringify({ t: 'loaded', ok: false, kind: 'timeout' }), output, JSON.stringify({ t: 'done', stop: 'timeout' })]);
+    }
+    return send([output, JSON.stringify({ t: 'loaded', ok: false, kind: 'runtime', error }), '{"t":"done"}']);
   }
-  const report = untimed('loadReport()');
-  send(report);
-  if (!JSON.parse(report).ok) { send(JSON.stringify({ t: 'done' })); return; }
-  let all;
-  try {
-    all = harness('runAll()');
-  } catch (e) {
-    if (isTimeout(e)) return stop();
-    throw e;
-  }
-  sendLines(all);
-  send(JSON.stringify({ t: 'done' }));
+  if (typeof result !== 'string') throw new Error('the sandbox harness did not report (was the script cut short?)');
+  send([...lines(result), recover('takeOutput()', '{"t":"output"}'), '{"t":"done"}']);
 }
 
 process.on('message', (text) => {
   let job;
   try { job = JSON.parse(text); } catch (_) { return; }
-  const send = (m) => process.send({ id: job.id, m });
+  // All of a job's messages go in one IPC send: one process.send per test costs more than the test.
+  const send = (ms) => process.send({ id: job.id, ms });
   try {
     runJob(job, send);
   } catch (e) {
-    send(JSON.stringify({ t: 'fatal', error: 'sandbox process error: ' + String(e && e.message) }));
+    send([JSON.stringify({ t: 'fatal', error: 'sandbox process error: ' + String(e && e.message) })]);
   }
 });
 process.send({ ready: true });

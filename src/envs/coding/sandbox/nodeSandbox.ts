@@ -148,9 +148,11 @@ export class NodeSandboxPool {
         resolve(collector.finish(ending));
       };
       const onMessage = (msg: unknown) => {
-        const { id, m } = (msg ?? {}) as { id?: unknown; m?: unknown };
-        if (id !== job.id) return;
-        if (collector.accept(m)) finish(collector.stoppedByTimeout ? { kind: 'timeout' } : { kind: 'done' });
+        const { id, ms } = (msg ?? {}) as { id?: unknown; ms?: unknown };
+        if (id !== job.id || !Array.isArray(ms)) return;
+        for (const m of ms) {
+          if (collector.accept(m)) return finish(collector.stoppedByTimeout ? { kind: 'timeout' } : { kind: 'done' });
+        }
       };
       const onClose = (exitCode: number | null, signal: string | null) => {
         if (memoryEvidence(proc.stderrTail)) finish({ kind: 'memory' });
