@@ -1,0 +1,50 @@
+// The expert policy for SFT data: it reads the task's hidden reference solution. Seeded: in about
+// 30% of episodes it first tries the task's plausible buggy attempt with run_tests, reads the
+// failure, explains it and submits the fix; otherwise it checks the reference once and submits.
+// It decides from the conversation (how many assistant turns so far), so it is a pure Policy.
+import { Rng } from '../../util/rng';
+import { formatToolCalls } from '../../tokenizer/toolCalls';
+import type { ChatMessage, Policy } from '../types';
+import { RUN_TESTS, SUBMIT } from './prompts';
+import type { CodingTask } from './types';
+
+/** Share of expert episodes that start with the buggy attempt. */
+export const BUGGY_FIRST_PROBABILITY = 0.3;
+
+/** FNV-1a of a string, to mix the task id into the policy's seed. */
+function hashString(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
+
+function turn(prose: string, name: string, code: string): string {
+  return `${prose}\n${formatToolCalls([{ name, arguments: { code } }])}`;
+}
+
+/** The first failing line of the last run_tests result, if any. */
+function firstFailure(messages: ChatMessage[]): string | undefined {
+  const last = [...messages].reverse().find((m) => m.role === 'tool');
+  if (last === undefined) return undefined;
+  if (last.content.startsWith('Your code did not load')) return last.content.split('\n')[0];
+  return last.content.split('\n').find((l) => l.startsWith('FAIL '))?.slice('FAIL '.length);
+}
+
+/** An expert for `task`; `seed` decides whether it shows a debugging detour first. */
+export function codingExpert(task: CodingTask, seed: number): Policy {
+  const buggyFirst = new Rng((seed ^ hashString(task.id)) >>> 0).next() < BUGGY_FIRST_PROBABILITY;
+  return async (messages) => {
+    const turns = messages.filter((m) => m.role === 'assistant').length;
+    if (turns === 0) {
+      return buggyFirst
+        ? turn(`I'll start with a direct implementation of \`${task.entry}\` and check it on the examples.`, RUN_TESTS, task.buggySolution)
+        : turn(`Here is my implementation of \`${task.entry}\`; let me check it on the examples first.`, RUN_TESTS, task.solution);
+    }
+    if (buggyFirst && turns === 1) {
+      const failure = firstFailure(messages);
+      const seen = failure !== undefined ? `The examples show a problem: ${failure}.` : 'The examples pass, but looking again there is a problem.';
+      return turn(`${seen} The cause: ${task.bugNote}. Here is the corrected version.`, SUBMIT, task.solution);
+    }
+    return turn('All examples pass, so I will submit this version.', SUBMIT, task.solution);
+  };
+}
