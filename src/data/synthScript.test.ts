@@ -1,0 +1,50 @@
+// scripts/synth.ts as a user runs it: a child process writing a small dataset with the real families.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { readChatJsonl } from './chatJsonl';
+
+const run = promisify(execFile);
+const ROOT = resolve(import.meta.dirname, '../..');
+const TSX = join(ROOT, 'node_modules/.bin/tsx');
+const dir = mkdtempSync(join(tmpdir(), 'synth-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+async function synth(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(TSX, ['scripts/synth.ts', ...args], { cwd: ROOT, timeout: 60_000 });
+    return { code: 0, stdout, stderr };
+  } catch (e) {
+    const err = e as { code?: number; stdout?: string; stderr?: string };
+    return { code: err.code ?? -1, stdout: err.stdout ?? '', stderr: err.stderr ?? '' };
+  }
+}
+
+describe('npm run synth', () => {
+  it('writes a file whose lines all parse, and prints the stats', async () => {
+    const out = join(dir, 'a.jsonl');
+    const r = await synth(['--family', 'all', '--n', '24', '--seed', '3', '--out', out]);
+    expect(r.stderr).not.toMatch(/failed/);
+    expect(r.code).toBe(0);
+    const text = readFileSync(out, 'utf8');
+    const lines = text.trimEnd().split('\n');
+    expect(lines).toHaveLength(24);
+    expect(lines.every((l) => JSON.parse(l) !== null)).toBe(true);
+    expect(readChatJsonl(text, out)).toHaveLength(24);
+    expect(r.stdout).toMatch(/function-calling: generated \d+, accepted \d+ \(\d+\.\d%\)/);
+    expect(r.stdout).toMatch(/service: generated \d+, accepted/);
+    expect(r.stdout).toMatch(/distinct tools used: \d+/);
+    expect(r.stdout).toMatch(/turn histogram/);
+    expect(r.stdout).toMatch(/wrote 24 conversations/);
+  });
+
+  it('exits 2 with the problem and the usage on a bad flag', async () => {
+    const r = await synth(['--family', 'chess', '--n', '5', '--out', join(dir, 'c.jsonl')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/synth: --family "chess" is unknown/);
+    expect(r.stderr).toMatch(/usage: npm run synth/);
+  });
+});
