@@ -181,6 +181,16 @@ describe('robustness', () => {
     expect(b.last.messages[0].content).toMatch(/^.{50}\n…\[truncated \d+ characters\]$/s);
   });
 
+  it('refuses a degenerate 1 MB run of tool-call tags quickly, as an error observation', async () => {
+    const start = performance.now();
+    const { steps } = await play(task, ['</tool_call>'.repeat(85_000), '<tool_call>'.repeat(90_000)]);
+    expect(performance.now() - start).toBeLessThan(3000);
+    for (const s of steps) {
+      expect(s.done).toBe(false);
+      expect(s.messages[0].content).toMatch(/more than 128 <tool_call> tags in one turn/);
+    }
+  });
+
   it(`runs at most ${MAX_CALLS_PER_TURN} calls per turn and says so`, async () => {
     const calls = Array.from({ length: 40 }, () => ({ name: 'get_product_details', arguments: { product_id: '1' } }));
     const { last } = await play(task, [calls]);

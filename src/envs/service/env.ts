@@ -30,6 +30,19 @@ export const SERVICE_DEFAULT_LIMITS: EpisodeLimits = { maxTurns: 16, maxToolOutp
 /** Tool calls run per assistant turn; the rest get one error message (bounds work per step). */
 export const MAX_CALLS_PER_TURN = 16;
 
+/**
+ * More <tool_call> / </tool_call> tags than this in one turn are refused before parsing: the shared
+ * parser rescans the text per tag, so a degenerate 1 MB run of tags would take minutes.
+ */
+export const MAX_TOOL_TAGS_PER_TURN = 128;
+
+/** Number of (non-overlapping) occurrences of `needle`, stopping once past `limit`. */
+function countUpTo(text: string, needle: string, limit: number): number {
+  let n = 0;
+  for (let pos = text.indexOf(needle); pos !== -1 && n <= limit; pos = text.indexOf(needle, pos + needle.length)) n++;
+  return n;
+}
+
 /** Why an episode ended. */
 export type ServiceEndReason = `user-${UserEndReason}` | 'transfer' | 'max-turns';
 
@@ -102,7 +115,11 @@ export class ServiceEnv implements Environment<ServiceTask> {
     }
     ep.turns++;
     const text = typeof assistantText === 'string' ? assistantText : String(assistantText ?? '');
-    const parsed = parseToolCalls(text);
+    const tags = countUpTo(text, '<tool_call>', MAX_TOOL_TAGS_PER_TURN) + countUpTo(text, '</tool_call>', MAX_TOOL_TAGS_PER_TURN);
+    const parsed =
+      tags > MAX_TOOL_TAGS_PER_TURN
+        ? { calls: [], attemptedCall: true, errors: [{ message: `more than ${MAX_TOOL_TAGS_PER_TURN} <tool_call> tags in one turn; make at most ${MAX_CALLS_PER_TURN} calls per turn` }] }
+        : parseToolCalls(text);
     const messages: ChatMessage[] = [];
     const info: Record<string, unknown> = { turn: ep.turns };
     const violationsBefore = ep.monitor.violations.length;

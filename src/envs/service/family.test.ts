@@ -11,7 +11,7 @@ import { executeTool } from './tools';
 import { SERVICE_CATEGORIES, type ServiceTask } from './types';
 
 const TOOL_NAMES = SERVICE_TOOL_SPECS.map((t) => t.function.name);
-const WORDS = ['hello', 'order', 'email', 'cancel', 'return', 'yes', 'confirm', 'please', 'item', 'refund', 'address', 'which', '?', 'sorry', 'cannot', 'W1234567', 'the', 'is', 'delivered', '12.50'];
+const WORDS = ['hello', 'order', 'email', 'cancel', 'return', 'yes', 'confirm', 'please', 'item', 'refund', 'address', 'which', '?', 'sorry', 'cannot', 'W1234567', 'the', 'is', 'delivered', '12.50', 'constructor', '__proto__'];
 
 function expectRewardInRange(r: Reward): void {
   for (const v of Object.values(r.components)) {

@@ -70,6 +70,27 @@ describe('read tools', () => {
   });
 });
 
+describe('prototype keys', () => {
+  it('treats "constructor", "__proto__" and "toString" as unknown ids everywhere', () => {
+    const { db, order } = fixture();
+    const before = databaseHash(db);
+    for (const key of ['constructor', '__proto__', 'toString']) {
+      for (const [name, args] of [
+        ['get_user_details', { user_id: key }],
+        ['get_product_details', { product_id: key }],
+        ['get_order_details', { order_id: key }],
+        ['modify_pending_order_items', { order_id: order.order_id, item_ids: [order.items[0].item_id], new_item_ids: [key], payment_method_id: original(order) }],
+        ['modify_pending_order_items', { order_id: order.order_id, item_ids: [order.items[0].item_id], new_item_ids: [otherVariant(db, order)], payment_method_id: key }],
+      ] as const) {
+        const r = executeTool(db, name, args);
+        expect(r).toMatchObject({ ok: false, errorKind: 'not-found' });
+        expect(typeof r.output).toBe('string');
+      }
+    }
+    expect(databaseHash(db)).toBe(before);
+  });
+});
+
 describe('argument checking', () => {
   it('rejects unknown tools, missing, unexpected and mistyped arguments without touching the database', () => {
     const { db, order } = fixture();

@@ -42,6 +42,11 @@ export const WRITE_TOOLS: ReadonlySet<string> = new Set<WriteToolName>([
 const MAX_ECHO = 60;
 const clip = (s: string): string => (s.length > MAX_ECHO ? `${s.slice(0, MAX_ECHO)}…` : s);
 
+/** Own-property lookup: model-chosen keys like "constructor" or "__proto__" must not reach Object.prototype. */
+function own<T>(record: Record<string, T> | undefined, key: string): T | undefined {
+  return record !== undefined && Object.prototype.hasOwnProperty.call(record, key) ? record[key] : undefined;
+}
+
 /** Accepts order ids with or without the leading '#'. */
 export function normalizeOrderId(id: string): string {
   const t = id.trim();
@@ -60,7 +65,7 @@ class ToolError extends Error {
 
 function getOrder(db: Database, rawId: string): Order {
   const id = normalizeOrderId(rawId);
-  const order = db.orders[id];
+  const order = own(db.orders, id);
   if (!order) throw new ToolError('not-found', `order "${clip(rawId)}" not found; ask the user for the order id (it looks like "#W1234567") or look it up in get_user_details`);
   return order;
 }
@@ -90,7 +95,7 @@ function findOrderItems(order: Order, itemIds: string[]): OrderItem[] {
 
 function paymentMethodOf(db: Database, order: Order, id: string) {
   const user = db.users[order.user_id];
-  const method = user?.payment_methods[id];
+  const method = own(user?.payment_methods, id);
   if (!method) {
     const have = Object.keys(user?.payment_methods ?? {}).join(', ');
     throw new ToolError('not-found', `payment method "${clip(id)}" is not one of the user's; their methods are: ${have}`, order.user_id);
@@ -105,9 +110,9 @@ function planSwap(db: Database, order: Order, oldItems: OrderItem[], newIds: str
   }
   const newItems = oldItems.map((old, i) => {
     const product = db.products[old.product_id];
-    const variant = product?.variants[newIds[i]];
+    const variant = own(product?.variants, newIds[i]);
     if (!variant) {
-      const elsewhere = Object.values(db.products).some((p) => newIds[i] in p.variants);
+      const elsewhere = Object.values(db.products).some((p) => own(p.variants, newIds[i]) !== undefined);
       if (elsewhere) {
         throw new ToolError('policy', `item "${clip(newIds[i])}" is not a variant of ${old.name} (product ${old.product_id}); items can only be swapped for a variant of the same product`, order.user_id);
       }
@@ -154,7 +159,7 @@ const IMPLS: Record<string, Impl> = {
     return { output: json({ user_id: user.user_id }), foundUserId: user.user_id };
   },
   get_user_details(db, a) {
-    const user: User | undefined = db.users[String(a.user_id).trim()];
+    const user: User | undefined = own(db.users, String(a.user_id).trim());
     if (!user) throw new ToolError('not-found', `user "${clip(String(a.user_id))}" not found; find the user id with find_user_id_by_email or find_user_id_by_name_zip`);
     return { output: json(user), dataOwner: user.user_id };
   },
@@ -163,7 +168,7 @@ const IMPLS: Record<string, Impl> = {
     return { output: json(order), dataOwner: order.user_id };
   },
   get_product_details(db, a) {
-    const product = db.products[String(a.product_id).trim()];
+    const product = own(db.products, String(a.product_id).trim());
     if (!product) throw new ToolError('not-found', `product "${clip(String(a.product_id))}" not found; product ids are listed in the items of get_order_details`);
     return { output: json(product) };
   },

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { generateServiceTask } from './tasks';
 import type { ServiceTask } from './types';
-import { SimulatedUser } from './userSim';
+import { SimulatedUser, visibleText } from './userSim';
 import { describeOptions, STOP_MARKER } from './userText';
 
 function findTask(pred: (t: ServiceTask) => boolean): ServiceTask {
@@ -148,5 +148,19 @@ describe('SimulatedUser endings', () => {
       return [u.opening(), ...script.map((s) => u.reply(s, false).text)];
     };
     expect(run()).toEqual(run());
+  });
+});
+
+describe('visibleText', () => {
+  it('hides thinking: closed blocks, a leading close tag, an unclosed block', () => {
+    expect(visibleText('<think>plan</think> Hello <think>more</think>there')).toBe('Hello there');
+    expect(visibleText('reasoning here</think>\n\nHello')).toBe('Hello');
+    expect(visibleText('Hello <think>never closed')).toBe('Hello');
+  });
+
+  it('is linear: 1 MB of open tags takes milliseconds, not minutes', () => {
+    const start = performance.now();
+    expect(visibleText('x<think>'.repeat(125_000))).toBe('x');
+    expect(performance.now() - start).toBeLessThan(1000);
   });
 });

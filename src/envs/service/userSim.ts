@@ -102,9 +102,31 @@ export function confirmationMatchesGoal(lower: string, goal: ServiceGoal): boole
   }
 }
 
-/** Removes <think>…</think> blocks: the user sees only what the agent says. */
+/**
+ * Removes <think>…</think> blocks: the user sees only what the agent says. An unclosed block hides
+ * the rest; a leading "…</think>" (the template opened the block) hides what precedes it.
+ * Linear in the text length (indexOf scans, no backtracking regex).
+ */
 export function visibleText(agentText: string): string {
-  return agentText.replace(/<think>[\s\S]*?<\/think>/g, '').trim();
+  const OPEN = '<think>';
+  const CLOSE = '</think>';
+  let pos = 0;
+  const firstClose = agentText.indexOf(CLOSE);
+  const firstOpen = agentText.indexOf(OPEN);
+  if (firstClose !== -1 && (firstOpen === -1 || firstClose < firstOpen)) pos = firstClose + CLOSE.length;
+  let out = '';
+  for (;;) {
+    const open = agentText.indexOf(OPEN, pos);
+    if (open === -1) {
+      out += agentText.slice(pos);
+      break;
+    }
+    out += agentText.slice(pos, open);
+    const close = agentText.indexOf(CLOSE, open + OPEN.length);
+    if (close === -1) break;
+    pos = close + CLOSE.length;
+  }
+  return out.trim();
 }
 
 export class SimulatedUser {
