@@ -1,35 +1,31 @@
 // `npm run synth -- --family all --n 5000 --seed 1 --out data.jsonl`: expert trajectories of the
 // environment families, verified by replay (rejection filtering), mixed, written as HF chat JSONL;
 // prints per-family stats (generated, accepted, acceptance rate, tools, turns, categories).
-import { writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { writeChatJsonl } from '../src/data/chatJsonl';
-import { loadFamily } from '../src/data/families';
+import { familyByName } from '../src/data/families';
 import { synthesizeMix, type MixPart } from '../src/data/synth';
 import { parseSynthArgs, SYNTH_USAGE, SynthArgsError, type SynthArgs } from '../src/data/synthArgs';
 import { formatSynthStats } from '../src/data/synthStats';
 
 async function main(args: SynthArgs): Promise<number> {
-  const parts: MixPart[] = [];
-  for (let i = 0; i < args.families.length; i++) {
-    const name = args.families[i];
-    const family = await loadFamily(name);
-    if (family === null && !args.all) {
-      console.error(`synth: the ${name} family is not available in this checkout (src/envs/${name === 'coding' ? 'coding' : name}/index.ts missing or without its export); choose another --family`);
-      return 1;
-    }
-    if (family === null) console.error(`synth: warning: the ${name} family is not available yet; mixing the other families only`);
-    else parts.push({ family, share: args.shares[i] });
-  }
-  if (parts.length === 0) {
-    console.error('synth: none of the requested families is available; nothing to write');
+  const out = resolve(args.out);
+  // Checked before the (minutes-long) generation, not after it.
+  if (!existsSync(dirname(out)) || !statSync(dirname(out)).isDirectory()) {
+    console.error(`synth: the folder of --out ${out} does not exist; create it or choose another path`);
     return 1;
   }
+  const parts: MixPart[] = args.families.map((name, i) => ({ family: familyByName(name), share: args.shares[i] }));
   const started = Date.now();
   const result = await synthesizeMix(parts, { n: args.n, seed: args.seed, maxAttempts: args.maxAttempts });
   const text = writeChatJsonl(result.items.map((item) => item.conversation), args.argumentsAs);
-  const out = resolve(args.out);
-  writeFileSync(out, text);
+  try {
+    writeFileSync(out, text);
+  } catch (e) {
+    console.error(`synth: could not write ${out} (${e instanceof Error ? e.message : String(e)}); check the path and its permissions`);
+    return 1;
+  }
   console.log(formatSynthStats(result.stats));
   result.stats.forEach((s, i) => {
     if (s.accepted < result.wanted[i]) {

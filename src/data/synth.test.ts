@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { fakeFamily } from '../eval/fakeFamily';
 import type { EnvFamily } from '../envs/types';
 import { readChatJsonl, writeChatJsonl, type ChatConversation } from './chatJsonl';
-import { loadFamily } from './families';
+import { allFamilies } from './families';
 import { allocateCounts, rejectionReason, synthesizeFamily, synthesizeMix, type MixPart } from './synth';
 import { computeSynthStats, maskSpecifics, type StatsItem } from './synthStats';
 
@@ -101,19 +101,13 @@ describe('stats', () => {
 
 describe('real families', () => {
   it('the real mix is reproducible: same seed, same file', async () => {
-    const parts: MixPart[] = [];
-    for (const name of ['function-calling', 'service', 'coding'] as const) {
-      const family = await loadFamily(name);
-      if (family !== null) parts.push({ family, share: 1 });
-    }
+    const parts: MixPart[] = allFamilies().map((family) => ({ family, share: 1 }));
     const file = async () => writeChatJsonl((await synthesizeMix(parts, { n: 12, seed: 8 })).items.map((i) => i.conversation));
     expect(await file()).toBe(await file());
   });
 
   it('every existing family synthesises fully accepted, parseable data', async () => {
-    for (const name of ['function-calling', 'service', 'coding'] as const) {
-      const family = await loadFamily(name);
-      if (family === null) continue; // not written yet in this checkout
+    for (const family of allFamilies()) {
       const r = await synthesizeFamily(family, { n: 25, seed: 3 });
       expect(r.rejectedExamples).toEqual([]);
       expect(r.stats.acceptanceRate).toBe(1);

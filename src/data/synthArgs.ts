@@ -23,7 +23,7 @@ export interface SynthArgs {
   families: FamilyName[];
   /** Share per family (same order as families). */
   shares: number[];
-  /** True when --family all was given (missing families are skipped with a warning instead of failing). */
+  /** True when --family all was given. */
   all: boolean;
   /** Conversations to write. */
   n: number;

@@ -36,6 +36,7 @@ describe('npm run synth', () => {
     expect(readChatJsonl(text, out)).toHaveLength(24);
     expect(r.stdout).toMatch(/function-calling: generated \d+, accepted \d+ \(\d+\.\d%\)/);
     expect(r.stdout).toMatch(/service: generated \d+, accepted/);
+    expect(r.stdout).toMatch(/coding: generated \d+, accepted/);
     expect(r.stdout).toMatch(/distinct tools used: \d+/);
     expect(r.stdout).toMatch(/turn histogram/);
     expect(r.stdout).toMatch(/wrote 24 conversations/);
@@ -46,5 +47,11 @@ describe('npm run synth', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/synth: --family "chess" is unknown/);
     expect(r.stderr).toMatch(/usage: npm run synth/);
+  });
+
+  it('refuses an --out folder that does not exist before generating anything', async () => {
+    const r = await synth(['--n', '5', '--out', join(dir, 'no-such-folder', 'x.jsonl')]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/the folder of --out .* does not exist; create it or choose another path/);
   });
 });
