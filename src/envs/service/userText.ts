@@ -106,7 +106,7 @@ export function preciseGoal(task: ServiceTask): string {
     case 'modify_items':
       return `In ${orderRef(task, g.orderId)}, I want to switch ${swapPhrases(g.items)}, paying any difference with ${task.user.paymentDescription}.`;
     case 'exchange':
-      return `I want to exchange ${swapPhrases(g.items)} from ${orderRef(task, g.orderId)}, using ${task.user.paymentDescription} for any difference.`;
+      return `I want to exchange ${swapPhrases(g.items, 'for')} from ${orderRef(task, g.orderId)}, using ${task.user.paymentDescription} for any difference.`;
     case 'return':
       return `I want to return ${joinPhrases(g.items.map(itemPhrase))} from ${orderRef(task, g.orderId)}, with the refund to ${task.user.paymentDescription}.`;
     case 'forbidden_exchange':
@@ -122,16 +122,18 @@ export function preciseGoal(task: ServiceTask): string {
   }
 }
 
-function swapPhrases(items: GoalItem[]): string {
-  return joinPhrases(items.map((it) => `${itemPhrase(it)} to the ${describeOptions(it.newOptions ?? {})} one`));
+/** "the T-Shirt (color: red, size: M) to color: green, size: XL and …" ("for" with exchanges). */
+function swapPhrases(items: GoalItem[], preposition: 'to' | 'for' = 'to'): string {
+  return joinPhrases(items.map((it) => `${itemPhrase(it)} ${preposition} ${describeOptions(it.newOptions ?? {})}`));
 }
 
 /** Answer to "which items?" for the goals that involve items; '' when the goal has none. */
 export function itemsAnswer(goal: ServiceGoal, rng: Rng): string {
   switch (goal.kind) {
     case 'modify_items':
+      return `${rng.pick(["I'd like to change ", 'I want to switch '])}${swapPhrases(goal.items)}.`;
     case 'exchange':
-      return `${rng.pick(["It's ", 'That would be '])}${swapPhrases(goal.items)}.`;
+      return `${rng.pick(["I'd like to exchange ", 'I want to exchange '])}${swapPhrases(goal.items, 'for')}.`;
     case 'return':
       return `${rng.pick(['I want to return ', "It's "])}${joinPhrases(goal.items.map(itemPhrase))}.`;
     case 'forbidden_exchange':
