@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../util/rng';
-import { formatToolCalls, parseToolCalls, type ParsedAssistantMessage, type ToolCall } from './toolCalls';
+import { formatToolCalls, MAX_ERRORS, parseToolCalls, type ParsedAssistantMessage, type ToolCall } from './toolCalls';
 
 /** Invariants every parse result must satisfy, whatever the input. */
 function checkWellFormed(text: string, r: ParsedAssistantMessage): void {
@@ -101,7 +101,6 @@ function randomCalls(rng: Rng): ToolCall[] {
   return Array.from({ length: rng.int(1, 3) }, () => ({ name: rng.pick(['f', 'get_weather', 'search.web', 'ツール']), arguments: randomObject(rng, 0) }));
 }
 
-const hasTag = (calls: ToolCall[]) => /<\/?tool_call>/.test(JSON.stringify(calls));
 
 describe('formatToolCalls ↔ parseToolCalls', () => {
   it('round-trips random calls with prose around them (fuzz, 1000 cases)', () => {
@@ -109,7 +108,6 @@ describe('formatToolCalls ↔ parseToolCalls', () => {
     let tested = 0;
     for (let n = 0; n < 1000; n++) {
       const calls = randomCalls(rng);
-      if (hasTag(calls)) continue; // see the known limitation below
       const prose = rng.pick(['', 'Let me check.', '先に確認します。']);
       const r = parseToolCalls(`${prose}\n${formatToolCalls(calls)}`);
       expect(r.errors).toEqual([]);
@@ -117,19 +115,16 @@ describe('formatToolCalls ↔ parseToolCalls', () => {
       expect(r.content).toBe(prose);
       tested++;
     }
-    expect(tested).toBeGreaterThan(900);
+    expect(tested).toBe(1000);
   });
 
-  // Known limitation, reported to the owner of toolCalls.ts: JSON.stringify leaves "<tool_call>" and
-  // "</tool_call>" inside argument strings as they are, so the parser takes them for tags and the
-  // call is lost. Writing "<" as "\u003c" inside formatToolCalls' JSON would fix both (valid JSON,
-  // same value). These tests start passing once fixed; then drop `.fails` and the skip above.
-  it.fails('round-trips an argument string that contains "</tool_call>"', () => {
+  // formatToolCalls writes "<" and ">" as \u003c / \u003e inside the JSON, so tags in arguments survive.
+  it('round-trips an argument string that contains "</tool_call>"', () => {
     const calls = [{ name: 'echo', arguments: { text: 'a </tool_call> b' } }];
     expect(parseToolCalls(formatToolCalls(calls)).calls).toEqual(calls);
   });
 
-  it.fails('round-trips an argument string that contains "<tool_call>"', () => {
+  it('round-trips an argument string that contains "<tool_call>"', () => {
     const calls = [{ name: 'echo', arguments: { text: 'a <tool_call> b' } }];
     expect(parseToolCalls(formatToolCalls(calls)).calls).toEqual(calls);
   });
@@ -163,5 +158,23 @@ describe('parseToolCalls never throws (fuzz)', () => {
       }
       checkWellFormed(text, parseToolCalls(text));
     }
+  });
+});
+
+describe('parseToolCalls performance and template spacing', () => {
+  it('stays linear on 50 000 unmatched tags and caps the error list', () => {
+    for (const tag of ['</tool_call>', '<tool_call>']) {
+      const t0 = performance.now();
+      const r = parseToolCalls(tag.repeat(50_000));
+      expect(performance.now() - t0).toBeLessThan(2000);
+      expect(r.errors.length).toBe(MAX_ERRORS + 1);
+      expect(r.errors.at(-1)?.kind).toBe('too-many-errors');
+    }
+  });
+
+  it("writes calls with Python json.dumps spacing, as Qwen3's template does", () => {
+    expect(formatToolCalls([{ name: 'f', arguments: { a: 1, b: [1, 'x'], c: { d: null } } }])).toBe(
+      '<tool_call>\n{"name": "f", "arguments": {"a": 1, "b": [1, "x"], "c": {"d": null}}}\n</tool_call>',
+    );
   });
 });

@@ -1,7 +1,8 @@
 // Parses assistant text in Qwen3's tool-call format:
 //   optional prose … <tool_call>{"name": "f", "arguments": {...}}</tool_call> …
 // Never throws: anything malformed becomes a ToolCallParseError that says exactly what is wrong,
-// so environments can hand it back to the model as an observation.
+// so environments can hand it back to the model as an observation. Linear time in the text length
+// (tag positions are cached), and at most MAX_ERRORS errors are listed.
 
 /** One function call the assistant asked for. */
 export interface ToolCall {
@@ -16,7 +17,8 @@ export type ToolCallErrorKind =
   | 'invalid-json' // body is not JSON
   | 'not-an-object' // body is JSON but not an object
   | 'missing-name' // no string "name"
-  | 'bad-arguments'; // "arguments" present but not an object (or a JSON string of one)
+  | 'bad-arguments' // "arguments" present but not an object (or a JSON string of one)
+  | 'too-many-errors'; // the list was cut at MAX_ERRORS
 
 export interface ToolCallParseError {
   kind: ToolCallErrorKind;
@@ -31,15 +33,16 @@ export interface ParsedAssistantMessage {
   content: string;
   /** Calls that parsed cleanly, in order. */
   calls: ToolCall[];
-  /** One entry per malformed block. */
+  /** One entry per malformed block (at most MAX_ERRORS, then one 'too-many-errors'). */
   errors: ToolCallParseError[];
   /** True when the text held at least one <tool_call> tag (well-formed or not). */
   attemptedCall: boolean;
 }
 
-const OPEN = '<tool_call>';
-const CLOSE = '</tool_call>';
+export const OPEN = '<tool_call>';
+export const CLOSE = '</tool_call>';
 const MAX_ECHO = 200; // characters of a bad body quoted back in an error message
+export const MAX_ERRORS = 32;
 
 function excerpt(s: string): string {
   const t = s.trim();
@@ -76,20 +79,40 @@ function parseBody(body: string, index: number): ToolCall | ToolCallParseError {
   return { name: obj.name, arguments: args as Record<string, unknown> };
 }
 
+/** Position of the next `tag` at or after `from`, remembered so repeated lookups stay linear. */
+class TagFinder {
+  private at = -2;
+  constructor(
+    private readonly text: string,
+    private readonly tag: string,
+  ) {}
+  next(from: number): number {
+    if (this.at === -1) return -1;
+    if (this.at < from) this.at = this.text.indexOf(this.tag, from);
+    return this.at;
+  }
+}
+
 /** Splits assistant text into prose, well-formed calls and precise errors. Total: never throws. */
 export function parseToolCalls(text: string): ParsedAssistantMessage {
   const calls: ToolCall[] = [];
   const errors: ToolCallParseError[] = [];
   const prose: string[] = [];
+  const opens = new TagFinder(text, OPEN);
+  const closes = new TagFinder(text, CLOSE);
   let pos = 0;
   let index = 0;
   let attemptedCall = false;
+  const fail = (e: ToolCallParseError) => {
+    if (errors.length < MAX_ERRORS) errors.push(e);
+    else if (errors.length === MAX_ERRORS) errors.push({ kind: 'too-many-errors', index: -1, message: `more than ${MAX_ERRORS} malformed tool-call tags; the rest are not listed` });
+  };
   for (;;) {
-    const open = text.indexOf(OPEN, pos);
-    const strayClose = text.indexOf(CLOSE, pos);
+    const open = opens.next(pos);
+    const strayClose = closes.next(pos);
     if (strayClose !== -1 && (open === -1 || strayClose < open)) {
       attemptedCall = true;
-      errors.push({ kind: 'stray-close-tag', index: -1, message: `found ${CLOSE} without a matching ${OPEN}` });
+      fail({ kind: 'stray-close-tag', index: -1, message: `found ${CLOSE} without a matching ${OPEN}` });
       prose.push(text.slice(pos, strayClose));
       pos = strayClose + CLOSE.length;
       continue;
@@ -101,17 +124,17 @@ export function parseToolCalls(text: string): ParsedAssistantMessage {
     attemptedCall = true;
     prose.push(text.slice(pos, open));
     const bodyStart = open + OPEN.length;
-    const close = text.indexOf(CLOSE, bodyStart);
-    const nextOpen = text.indexOf(OPEN, bodyStart);
+    const close = closes.next(bodyStart);
+    const nextOpen = opens.next(bodyStart);
     if (close === -1 || (nextOpen !== -1 && nextOpen < close)) {
-      errors.push({ kind: 'unclosed-tag', index, message: `tool call ${index + 1}: ${OPEN} is never closed with ${CLOSE}` });
+      fail({ kind: 'unclosed-tag', index, message: `tool call ${index + 1}: ${OPEN} is never closed with ${CLOSE}` });
       index++;
       if (nextOpen === -1) break;
       pos = nextOpen;
       continue;
     }
     const parsed = parseBody(text.slice(bodyStart, close), index);
-    if ('kind' in parsed) errors.push(parsed);
+    if ('kind' in parsed) fail(parsed);
     else calls.push(parsed);
     index++;
     pos = close + CLOSE.length;
@@ -119,7 +142,28 @@ export function parseToolCalls(text: string): ParsedAssistantMessage {
   return { content: prose.join('').trim(), calls, errors, attemptedCall };
 }
 
+/**
+ * JSON the way Python's json.dumps writes it by default (", " and ": " separators, non-ASCII kept),
+ * which is what Qwen3's chat template (`tojson`) produces inside <tool_call> blocks. `<` and `>`
+ * are written as \u003c / \u003e so an argument can never contain a tag the parser would split on.
+ */
+export function pythonStyleJson(value: unknown): string {
+  const esc = (s: string) => JSON.stringify(s).replace(/</g, '\\u003c').replace(/>/g, '\\u003e');
+  const enc = (v: unknown): string => {
+    if (v === null || v === undefined) return 'null';
+    if (typeof v === 'string') return esc(v);
+    if (typeof v === 'number') return Number.isFinite(v) ? JSON.stringify(v) : 'null';
+    if (typeof v === 'boolean') return v ? 'true' : 'false';
+    if (Array.isArray(v)) return `[${v.map(enc).join(', ')}]`;
+    if (typeof v === 'object') {
+      return `{${Object.entries(v as Record<string, unknown>).filter(([, x]) => x !== undefined).map(([k, x]) => `${esc(k)}: ${enc(x)}`).join(', ')}}`;
+    }
+    return 'null';
+  };
+  return enc(value);
+}
+
 /** Renders calls the way Qwen3's chat template writes them (used by expert solvers and tests). */
 export function formatToolCalls(calls: ToolCall[]): string {
-  return calls.map((c) => `${OPEN}\n${JSON.stringify({ name: c.name, arguments: c.arguments })}\n${CLOSE}`).join('\n');
+  return calls.map((c) => `${OPEN}\n${pythonStyleJson({ name: c.name, arguments: c.arguments })}\n${CLOSE}`).join('\n');
 }
