@@ -38,3 +38,11 @@ describe('packing', () => {
     expect(Array.from(b.segments)).toEqual([0, 0, 0, 0]);
   });
 });
+
+describe('placements', () => {
+  it('report where each document landed', async () => {
+    const { packDocumentsWithPlacement } = await import('./packing');
+    const { placements } = packDocumentsWithPlacement([doc([1, 2, 3], [0, 1, 1]), doc([4, 5, 6, 7, 8, 9], [0, 1, 1, 1, 1, 1]), doc([4, 5], [0, 1])], { seqLen: 8, padId: 0 });
+    expect(placements).toEqual([{ row: 0, start: 0, length: 3 }, { row: 1, start: 0, length: 6 }, { row: 0, start: 3, length: 2 }]);
+  });
+});

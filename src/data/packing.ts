@@ -66,16 +66,31 @@ function emptyRow(T: number, padId: number): PackedRow & { used: number; docs: n
   };
 }
 
+/** Where a document landed: row index and first position; its token i sits at start + i. */
+export interface Placement {
+  row: number;
+  start: number;
+  /** Tokens placed (less than the document's length when truncated). */
+  length: number;
+}
+
 /** Packs documents into rows (first fit, in order: deterministic). */
 export function packDocuments(docs: EncodedDoc[], opts: PackOptions): PackedRow[] {
+  return packDocumentsWithPlacement(docs, opts).rows;
+}
+
+/** packDocuments plus each document's placement (RL aligns per-token records with it). */
+export function packDocumentsWithPlacement(docs: EncodedDoc[], opts: PackOptions): { rows: PackedRow[]; placements: Placement[] } {
   const T = opts.seqLen;
   const rows: ReturnType<typeof emptyRow>[] = [];
+  const placements: Placement[] = [];
   docs.forEach((raw, index) => {
     const doc = checkDoc(raw, index, opts);
     const L = doc.ids.length;
     let row = opts.pack === false ? undefined : rows.find((r) => T - r.used >= L);
     if (!row) rows.push((row = emptyRow(T, opts.padId)));
     const start = row.used;
+    placements.push({ row: rows.indexOf(row), start, length: L });
     for (let i = 0; i < L; i++) {
       const p = start + i;
       row.inputIds[p] = doc.ids[i];
@@ -89,7 +104,7 @@ export function packDocuments(docs: EncodedDoc[], opts: PackOptions): PackedRow[
     row.used += L;
     row.docs++;
   });
-  return rows.map(({ used: _u, docs: _d, ...r }) => r);
+  return { rows: rows.map(({ used: _u, docs: _d, ...r }) => r), placements };
 }
 
 /** Concatenates B rows into one (B, T) batch. */

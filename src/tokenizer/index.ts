@@ -11,3 +11,4 @@ export {
 } from './chatSegments';
 export { appendAssistantTurn, appendToolResults, encodeConversation, encodePrompt, type EncodeOptions } from './encodeConversation';
 export * from './toolCalls';
+export { compactToolLines, withCompactTools } from './compactTools';

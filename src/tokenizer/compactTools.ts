@@ -1,0 +1,22 @@
+// Compact tool rendering for the byte-tokenizer presets (nano/tiny/small). Qwen3's template puts
+// every tool's JSON schema plus ~450 characters of instructions in the system block: ~1 200 byte
+// tokens for four small tools, more than a nano model's context. Here each tool becomes one line
+// `name(param, …): description` appended to the system message, and the template gets no tools;
+// everything else (turn markup, <tool_call> blocks, <tool_response>) is the Qwen3 format unchanged.
+import type { ChatMessage, ToolSpec } from '../envs/types';
+
+export function compactToolLines(tools: readonly ToolSpec[]): string {
+  return tools
+    .map((t) => `${t.function.name}(${Object.keys(t.function.parameters.properties ?? {}).join(', ')}): ${t.function.description}`)
+    .join('\n');
+}
+
+/** (messages, tools) → the same conversation with the tools listed compactly in the system message. */
+export function withCompactTools(messages: readonly ChatMessage[], tools: readonly ToolSpec[]): { messages: ChatMessage[]; tools: ToolSpec[] } {
+  if (tools.length === 0) return { messages: [...messages], tools: [] };
+  const lines = `Tools:\n${compactToolLines(tools)}\nCall a tool as <tool_call>{"name": …, "arguments": {…}}</tool_call>.`;
+  const out = [...messages];
+  if (out[0]?.role === 'system') out[0] = { ...out[0], content: `${out[0].content}\n${lines}` };
+  else out.unshift({ role: 'system', content: lines });
+  return { messages: out, tools: [] };
+}
