@@ -25,6 +25,16 @@ const TN = 8u;  // columns of C per invocation (2 blocks of 4)
 override WG_X: u32 = 8u; // invocations along N
 override WG_Y: u32 = 8u; // invocations along M
 
+// c + b·a for 4×4 blocks (column r of b·a = Σ_t b[t]·a[r][t]) as 16 vec4 FMAs: written out
+// because a mat4x4 product compiles to separate multiplies and adds (2× the work on llvmpipe).
+fn mac(c: mat4x4<f32>, a: mat4x4<f32>, b: mat4x4<f32>) -> mat4x4<f32> {
+  return mat4x4<f32>(
+    fma(b[3], vec4<f32>(a[0].w), fma(b[2], vec4<f32>(a[0].z), fma(b[1], vec4<f32>(a[0].y), fma(b[0], vec4<f32>(a[0].x), c[0])))),
+    fma(b[3], vec4<f32>(a[1].w), fma(b[2], vec4<f32>(a[1].z), fma(b[1], vec4<f32>(a[1].y), fma(b[0], vec4<f32>(a[1].x), c[1])))),
+    fma(b[3], vec4<f32>(a[2].w), fma(b[2], vec4<f32>(a[2].z), fma(b[1], vec4<f32>(a[2].y), fma(b[0], vec4<f32>(a[2].x), c[2])))),
+    fma(b[3], vec4<f32>(a[3].w), fma(b[2], vec4<f32>(a[3].z), fma(b[1], vec4<f32>(a[3].y), fma(b[0], vec4<f32>(a[3].x), c[3])))));
+}
+
 // One 4×4 block of C, rows row..row+3, columns col..col+3; column r of `c` is row r of the block.
 fn storeBlock(cBase: u32, row: u32, col: u32, c: mat4x4<f32>) {
   for (var r = 0u; r < 4u; r++) {
@@ -65,11 +75,10 @@ fn forward_matmul(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocatio
       let a3 = loadA(aBase, row0 + 12u, k);
       let b0 = loadB(bBase, k, col0);
       let b1 = loadB(bBase, k, col0 + 4u);
-      // (b·a) column r = Σ_t b[t]·a[r][t]: one 4×4×4 block product each.
-      c00 += b0 * a0; c01 += b1 * a0;
-      c10 += b0 * a1; c11 += b1 * a1;
-      c20 += b0 * a2; c21 += b1 * a2;
-      c30 += b0 * a3; c31 += b1 * a3;
+      c00 = mac(c00, a0, b0); c01 = mac(c01, a0, b1);
+      c10 = mac(c10, a1, b0); c11 = mac(c11, a1, b1);
+      c20 = mac(c20, a2, b0); c21 = mac(c21, a2, b1);
+      c30 = mac(c30, a3, b0); c31 = mac(c31, a3, b1);
     }
   }
   let cBase = wg.z * p.cStride;

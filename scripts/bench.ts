@@ -1,0 +1,82 @@
+// `npm run bench`: builds the pages, serves them on 127.0.0.1, opens src/app/bench.html in headless
+// Chromium once per adapter (SwiftShader core, llvmpipe compatibility), runs every registered bench
+// row there side by side with tfjs-webgpu and onnxruntime-web, prints a table per adapter and writes
+// the JSON file (shape documented in src/app/bench/report.ts).
+// Full run, both adapters, on the 2-core development machine: see the time printed at the end
+// (about 6–9 minutes when the machine is otherwise idle; --quick roughly halves it).
+import { writeFileSync } from 'node:fs';
+import type { BenchReport } from '../src/app/bench/report';
+import { formatTable, toBenchFile } from '../src/app/bench/report';
+import { BENCH_USAGE, parseBenchArgs } from './lib/benchArgs';
+import { type BrowserAdapter, featureLevelFor, forwardConsole, launchChromium } from './lib/browser';
+import { startServer } from './lib/server';
+
+const log = (line: string) => console.log(`[bench] ${line}`);
+
+async function benchOn(adapter: BrowserAdapter, url: string, opts: { quick: boolean; filter?: string }): Promise<BenchReport> {
+  const browser = await launchChromium({ adapter });
+  try {
+    const page = await browser.newPage();
+    forwardConsole(page, `[${adapter}]`);
+    await page.goto(`${url}/bench.html`);
+    await page.waitForFunction(() => window.tabforgeBench?.ready === true, undefined, { timeout: 120_000 });
+    const report = await page.evaluate((o) => window.tabforgeBench.run(o), { featureLevel: featureLevelFor(adapter), quick: opts.quick, filter: opts.filter });
+    // Chromium hides the GL adapter's info strings, so llvmpipe is recognised by its feature level.
+    const detected = report.adapter.kind;
+    const ok = adapter === 'swiftshader' ? detected === 'swiftshader' : report.adapter.featureLevel === 'compatibility' && detected !== 'swiftshader';
+    if (!ok) {
+      throw new Error(`asked Chromium for ${adapter} but the page got '${report.adapter.description}' (for llvmpipe: npm run setup installs mesa-vulkan-drivers); results discarded`);
+    }
+    if (detected !== adapter) report.adapter = { ...report.adapter, kind: adapter, description: `${report.adapter.description} — ${adapter} (Chromium hides this adapter's info; identified by launch flags)` };
+    return report;
+  } finally {
+    await browser.close();
+  }
+}
+
+async function main(): Promise<number> {
+  const args = parseBenchArgs(process.argv.slice(2));
+  if (args.help) {
+    console.log(BENCH_USAGE);
+    return 0;
+  }
+  const t0 = Date.now();
+  const server = await startServer({ log });
+  const reports: BenchReport[] = [];
+  const failures: { adapter: BrowserAdapter; error: string }[] = [];
+  try {
+    for (const adapter of args.adapters) {
+      const ta = Date.now();
+      log(`${adapter}: starting Chromium …`);
+      try {
+        reports.push(await benchOn(adapter, server.url, args));
+        log(`${adapter}: done in ${((Date.now() - ta) / 1000).toFixed(0)} s`);
+      } catch (e) {
+        const error = e instanceof Error ? e.message : String(e);
+        failures.push({ adapter, error });
+        log(`${adapter}: FAILED — ${error}`);
+      }
+    }
+  } finally {
+    await server.close();
+  }
+  const seconds = Math.round((Date.now() - t0) / 1000);
+  console.log();
+  for (const r of reports) console.log(`${formatTable(r)}\n`);
+  for (const f of failures) console.log(`adapter ${f.adapter}: no results — ${f.error}\n`);
+  if (args.out && reports.length > 0) {
+    const file = toBenchFile(reports, { date: new Date().toISOString(), quick: args.quick, filter: args.filter ?? null, seconds, failures });
+    writeFileSync(args.out, `${JSON.stringify(file, null, 2)}\n`);
+    log(`wrote ${args.out}`);
+  }
+  log(`total ${Math.floor(seconds / 60)} min ${seconds % 60} s`);
+  return failures.length ? 1 : 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (e: unknown) => {
+    console.error(`[bench] ${e instanceof Error ? e.message : String(e)}`);
+    process.exit(1);
+  },
+);
