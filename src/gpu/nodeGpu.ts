@@ -18,7 +18,10 @@ export function nodeGpu(backend: NodeBackend = 'swiftshader'): GPU {
   if (!gpu) {
     if (backend === 'swiftshader') {
       process.env.VK_ICD_FILENAMES ??= '/usr/lib/chromium/vk_swiftshader_icd.json';
-      gpu = create([]);
+      // SwiftShader compiles the zero-initialisation of workgroup memory one element at a time
+      // (seconds per kernel with large tiles). Our kernels write workgroup memory before reading
+      // it, so tests turn that initialisation off.
+      gpu = create(['enable-dawn-features=disable_workgroup_init']);
     } else {
       process.env.EGL_PLATFORM ??= 'surfaceless';
       gpu = create(['backend=opengles']);
