@@ -2,3 +2,4 @@
 import './runtimeCheck';
 import './checks/basicChecks';
 import './checks/lossOptimizerChecks';
+import './checks/attentionChecks';
