@@ -14,8 +14,7 @@ import type { Tensor } from '../gpu/tensor';
 
 const VEC4_CODE = `${vec4Header}\n${body}`;
 const SCALAR_CODE = `${scalarHeader}\n${body}`;
-const TM = 16; // rows of C per invocation (shaders/matmul.wgsl)
-const TN = 8; // columns of C per invocation
+const TN = 8; // columns of C per invocation (shaders/matmul.wgsl); rows: 4 · ROW_BLOCKS
 
 export interface MatmulSpec {
   batch: number;
@@ -35,7 +34,7 @@ export interface MatmulOptions {
   accumulate?: boolean;
   /** Force the storage layout (tests and tuning); default: vec4 when aligned, else scalar. */
   layout?: 'vec4' | 'scalar';
-  /** Force the workgroup shape [along N, along M] (tuning); default: per adapter, see matmulTuning. */
+  /** Force the workgroup shape [along N, along M] with 16 rows per invocation (tuning); default: see kernelShapeFor. */
   workgroup?: [number, number];
 }
 
@@ -57,7 +56,11 @@ interface Gemm {
 
 export type CpuAdapterKind = 'swiftshader' | 'llvmpipe' | 'other';
 
-/** Which software rasteriser (if any) runs this device, from the adapter's info strings. */
+/**
+ * Which software rasteriser (if any) runs this device, from the adapter's info strings. Chromium
+ * leaves them empty for its OpenGL ES (llvmpipe) adapter, so there it reads 'other'; Dawn in Node
+ * reports 'llvmpipe'. Harmless today: every kind gets the same workgroup shape.
+ */
 export function adapterKind(ctx: Pick<GpuContext, 'adapterInfo'>): CpuAdapterKind {
   const i = ctx.adapterInfo;
   const all = `${i.vendor} ${i.architecture} ${i.device} ${i.description}`.toLowerCase();
@@ -67,8 +70,8 @@ export function adapterKind(ctx: Pick<GpuContext, 'adapterInfo'>): CpuAdapterKin
 }
 
 /**
- * Workgroup shape [invocations along N, along M] per adapter, measured with `npm run bench` (v3):
- * both CPU adapters prefer 8×8 (a 128×64 tile of C per workgroup); 'other' (real GPUs) is untuned.
+ * Workgroup shape [invocations along N, along M] per adapter (sweep in shaders/matmul.wgsl): both
+ * CPU adapters do best with 8×8 (a 128×64 tile of C per workgroup); 'other' (real GPUs) is untuned.
  */
 export function matmulTuning(ctx: Pick<GpuContext, 'adapterInfo'>): [number, number] {
   switch (adapterKind(ctx)) {
@@ -81,13 +84,23 @@ export function matmulTuning(ctx: Pick<GpuContext, 'adapterInfo'>): [number, num
   }
 }
 
-/** Thin outputs (M ≤ 32: decode steps, small heads) use one row of invocations, 16 × 256 tiles. */
-const THIN_WORKGROUP: [number, number] = [32, 1];
+/** Kernel shape: invocations along N and M, and 4-row blocks of C per invocation. */
+interface KernelShape {
+  wx: number;
+  wy: number;
+  rowBlocks: 1 | 4;
+}
 
-/** Two shapes per adapter only: each (layout, transposes, workgroup) is a pipeline to compile (~1 s on SwiftShader). */
-function workgroupFor(rt: GpuRuntime, g: Gemm, force?: [number, number]): [number, number] {
-  if (force) return force;
-  return g.M <= 2 * TM ? THIN_WORKGROUP : matmulTuning(rt.ctx);
+/**
+ * Two shapes per adapter only, since each (layout, transposes, shape) is a pipeline to compile
+ * (~1 s on SwiftShader): thin outputs (M ≤ 32: decode steps, a few sequences) get one row of 32
+ * invocations with 4 rows each (2× faster than 16 rows at M ≤ 4, equal at M = 16); the rest the
+ * tuned workgroup with 16 rows per invocation.
+ */
+function kernelShapeFor(rt: GpuRuntime, g: Gemm, force?: [number, number]): KernelShape {
+  if (g.M <= 32 && !force) return { wx: 32, wy: 1, rowBlocks: 1 };
+  const [wx, wy] = force ?? matmulTuning(rt.ctx);
+  return { wx, wy, rowBlocks: 4 };
 }
 
 /** vec4 loads need every vec4 on a multiple of 4 floats along each operand's contiguous dim. */
@@ -100,18 +113,18 @@ function vec4Aligned(g: Gemm): boolean {
 function dispatchGemm(rt: GpuRuntime, op: string, a: Tensor, b: Tensor, c: Tensor, g: Gemm, opts: MatmulOptions): void {
   const layout = opts.layout ?? (vec4Aligned(g) ? 'vec4' : 'scalar');
   if (layout === 'vec4' && !vec4Aligned(g)) throw new Error(`${op}: vec4 layout forced on an unaligned shape (M=${g.M}, K=${g.K}, N=${g.N}); use 'scalar'`);
-  const [wx, wy] = workgroupFor(rt, g, opts.workgroup);
+  const { wx, wy, rowBlocks } = kernelShapeFor(rt, g, opts.workgroup);
   rt.dispatch({
     op,
     code: layout === 'vec4' ? VEC4_CODE : SCALAR_CODE,
     entryPoint: 'forward_matmul',
-    constants: { WG_X: wx, WG_Y: wy, TRANS_A: g.transA ? 1 : 0, TRANS_B: g.transB ? 1 : 0 },
+    constants: { WG_X: wx, WG_Y: wy, ROW_BLOCKS: rowBlocks, TRANS_A: g.transA ? 1 : 0, TRANS_B: g.transB ? 1 : 0 },
     params: packParams([
       ['u32', g.M], ['u32', g.K], ['u32', g.N], ['u32', g.batchLoop],
       ['u32', g.aStride], ['u32', g.bStride], ['u32', g.cStride], ['u32', opts.accumulate ? 1 : 0],
     ]),
     bindings: [a, b, c],
-    workgroups: [Math.ceil(g.N / (TN * wx)), Math.ceil(g.M / (TM * wy)), g.batch],
+    workgroups: [Math.ceil(g.N / (TN * wx)), Math.ceil(g.M / (4 * rowBlocks * wy)), g.batch],
   });
 }
 
