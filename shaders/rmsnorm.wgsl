@@ -1,6 +1,8 @@
 // RMSNorm over the last axis (Qwen3 pre-norm, and the per-head QK-norm with N = tokens·heads,
 // C = head dim): out = x · rstd · w, rstd = 1 / sqrt(mean(x²) + eps).
 // v1: one workgroup of WG threads per row, strided over C, tree reduction in workgroup memory.
+// v2: for narrow rows (C ≤ 256: every small preset, and QK-norm's head dim) one invocation per row
+//     with no barriers — on CPU adapters a barrier-heavy workgroup per 24-wide row cost 10× more.
 // dw is a column sum over rows: one thread per column looping over rows (deterministic, no atomics).
 
 const WG: u32 = 64u;
@@ -70,4 +72,32 @@ fn backward_rmsnorm_dw(@builtin(global_invocation_id) gid: vec3<u32>) {
   for (var n = 0u; n < params.N; n = n + 1u) { s = s + dout[n * params.C + c] * x[n * params.C + c] * rstd_in[n]; }
   if (params.accumulate != 0u) { s = s + dw[c]; }
   dw[c] = s;
+}
+
+// ---- v2: one invocation per row (narrow rows) ----------------------------------------------
+
+@compute @workgroup_size(WG)
+fn forward_rmsnorm_row(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+  let n = gid.x + gid.y * nwg.x * WG;
+  if (n >= params.N) { return; }
+  let C = params.C;
+  let base = n * C;
+  var ss = 0.0;
+  for (var c = 0u; c < C; c = c + 1u) { let v = x[base + c]; ss = ss + v * v; }
+  let r = inverseSqrt(ss / f32(C) + params.eps);
+  for (var c = 0u; c < C; c = c + 1u) { out[base + c] = x[base + c] * r * w[c]; }
+  rstd[n] = r;
+}
+
+@compute @workgroup_size(WG)
+fn backward_rmsnorm_dx_row(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+  let n = gid.x + gid.y * nwg.x * WG;
+  if (n >= params.N) { return; }
+  let C = params.C;
+  let base = n * C;
+  let r = rstd_in[n];
+  var dot = 0.0;
+  for (var c = 0u; c < C; c = c + 1u) { dot = dot + dout[base + c] * w[c] * x[base + c]; }
+  let k = dot * r * r * r / f32(C);
+  for (var c = 0u; c < C; c = c + 1u) { dx[base + c] = dout[base + c] * w[c] * r - k * x[base + c]; }
 }

@@ -12,6 +12,7 @@ describe.each(TEST_ADAPTERS)('log-prob / cross-entropy on %s', (adapter) => {
     [1, 11, 1],
     [37, 272, 3],
     [5, 1000, 1e4 / 4], // logits up to ~1e4: the max-subtraction must keep everything finite
+    [7, 5000, 1e4 / 4], // large vocabulary: the workgroup-per-row kernels
   ])(`logprob forward/backward and entropy (N=%i, V=%i, logit scale %d), rel err ≤ ${TOL}`, async (N, V, scale) => {
     const rt = await testRuntime(adapter);
     const rng = new Rng(N * V);

@@ -19,6 +19,9 @@ function check(spec: LogprobSpec, logits: Tensor, targets: Tensor, what: string)
   if (targets.dtype !== 'i32' || targets.size !== spec.N) throw new Error(`${what}: targets must be i32 with N = ${spec.N} elements, got ${targets.dtype} ${targets.size}`);
 }
 
+/** Vocabularies at most this large use one invocation per row; larger ones a workgroup per row. */
+export const ROW_KERNEL_MAX_V = 2048;
+
 const params = (s: LogprobSpec) => packParams([['u32', s.N], ['u32', s.V]]);
 
 /** logp (N) = log softmax(logits)[target] and lse (N), the row log-sum-exp saved for backward. */
@@ -26,7 +29,11 @@ export function logprobForward(rt: GpuRuntime, logits: Tensor, targets: Tensor, 
   check(spec, logits, targets, 'logprobForward');
   const logp = outs?.logp ?? rt.empty([spec.N], 'f32', 'logprob.logp');
   const lse = outs?.lse ?? rt.empty([spec.N], 'f32', 'logprob.lse');
-  rt.dispatch({ op: 'logprob_forward', code, entryPoint: 'forward_logprob', params: params(spec), bindings: { 1: logits, 2: targets, 3: logp, 4: lse }, workgroups: gridRows(spec.N) });
+  const perRow = spec.V <= ROW_KERNEL_MAX_V;
+  rt.dispatch({
+    op: 'logprob_forward', code, entryPoint: perRow ? 'forward_logprob_row' : 'forward_logprob', params: params(spec),
+    bindings: { 1: logits, 2: targets, 3: logp, 4: lse }, workgroups: perRow ? grid1d(spec.N, 64) : gridRows(spec.N),
+  });
   return { logp, lse };
 }
 
@@ -54,7 +61,11 @@ export function logprobBackward(
 export function entropyForward(rt: GpuRuntime, logits: Tensor, lse: Tensor, spec: LogprobSpec, out?: Tensor): Tensor {
   if (logits.size !== spec.N * spec.V) throw new Error(`entropyForward: logits has ${logits.size} elements, needs N·V`);
   const ent = out ?? rt.empty([spec.N], 'f32', 'entropy');
-  rt.dispatch({ op: 'entropy_forward', code, entryPoint: 'forward_entropy', params: params(spec), bindings: { 1: logits, 6: lse, 9: ent }, workgroups: gridRows(spec.N) });
+  const perRow = spec.V <= ROW_KERNEL_MAX_V;
+  rt.dispatch({
+    op: 'entropy_forward', code, entryPoint: perRow ? 'forward_entropy_row' : 'forward_entropy', params: params(spec),
+    bindings: { 1: logits, 6: lse, 9: ent }, workgroups: perRow ? grid1d(spec.N, 64) : gridRows(spec.N),
+  });
   return ent;
 }
 

@@ -14,7 +14,8 @@ describe.each(TEST_ADAPTERS)('rmsnorm on %s', (adapter) => {
     [37, 53],
     [8 * 4, 24], // QK-norm: 8 tokens × 4 heads, head dim 24
     [130, 256],
-    [3, 1000],
+    [3, 1000], // wide rows: the workgroup-per-row kernel (v1)
+    [70, 700],
   ])(`forward and backward (N=%i, C=%i), rel err ≤ ${TOL}`, async (N, C) => {
     const rt = await testRuntime(adapter);
     const rng = new Rng(N * 1000 + C);

@@ -19,6 +19,9 @@ function check(spec: RmsnormSpec, x: Tensor, w: Tensor, what: string): void {
   if (w.size !== spec.C) throw new Error(`${what}: weight '${w.label}' has ${w.size} elements, needs C = ${spec.C}`);
 }
 
+/** Rows at most this wide use one invocation per row (v2), wider ones a workgroup per row (v1). */
+export const ROW_KERNEL_MAX_C = 256;
+
 const params = (s: RmsnormSpec, accumulate = false) => packParams([['u32', s.N], ['u32', s.C], ['f32', s.eps], ['u32', accumulate ? 1 : 0]]);
 
 /** out (N, C) = x · rstd · w; rstd (N) is saved for the backward. */
@@ -26,7 +29,11 @@ export function rmsnormForward(rt: GpuRuntime, x: Tensor, w: Tensor, spec: Rmsno
   check(spec, x, w, 'rmsnormForward');
   const out = outs?.out ?? rt.empty(x.shape, 'f32', 'rmsnorm.out');
   const rstd = outs?.rstd ?? rt.empty([spec.N], 'f32', 'rmsnorm.rstd');
-  rt.dispatch({ op: 'rmsnorm_forward', code, entryPoint: 'forward_rmsnorm', params: params(spec), bindings: { 1: x, 2: w, 3: out, 4: rstd }, workgroups: gridRows(spec.N) });
+  const perRow = spec.C <= ROW_KERNEL_MAX_C;
+  rt.dispatch({
+    op: 'rmsnorm_forward', code, entryPoint: perRow ? 'forward_rmsnorm_row' : 'forward_rmsnorm', params: params(spec),
+    bindings: { 1: x, 2: w, 3: out, 4: rstd }, workgroups: perRow ? grid1d(spec.N, 64) : gridRows(spec.N),
+  });
   return { out, rstd };
 }
 
@@ -44,7 +51,11 @@ export function rmsnormBackward(
   const dx = outs?.dx ?? rt.empty(x.shape, 'f32', 'rmsnorm.dx');
   const dw = outs?.dw ?? rt.empty([spec.C], 'f32', 'rmsnorm.dw');
   const p = params(spec, outs?.accumulateDw ?? false);
-  rt.dispatch({ op: 'rmsnorm_backward_dx', code, entryPoint: 'backward_rmsnorm_dx', params: p, bindings: { 1: x, 2: w, 5: dout, 6: rstd, 7: dx }, workgroups: gridRows(spec.N) });
+  const perRow = spec.C <= ROW_KERNEL_MAX_C;
+  rt.dispatch({
+    op: 'rmsnorm_backward_dx', code, entryPoint: perRow ? 'backward_rmsnorm_dx_row' : 'backward_rmsnorm_dx', params: p,
+    bindings: { 1: x, 2: w, 5: dout, 6: rstd, 7: dx }, workgroups: perRow ? grid1d(spec.N, 64) : gridRows(spec.N),
+  });
   rt.dispatch({ op: 'rmsnorm_backward_dw', code, entryPoint: 'backward_rmsnorm_dw', params: p, bindings: { 1: x, 5: dout, 6: rstd, 8: dw }, workgroups: grid1d(spec.C, 64) });
   return { dx, dw };
 }
