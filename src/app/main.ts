@@ -4,6 +4,7 @@
 import * as Comlink from 'comlink';
 import type { AdapterReport, GpuWorkerApi, WorkerFailure } from '../workers/gpu.worker';
 import type { CheckResult } from '../ops/selfCheck';
+import type { DemoEvent, DemoOptions, DemoSummary } from '../train/demoPipeline';
 
 const params = new URLSearchParams(location.search);
 const app = document.getElementById('app')!;
@@ -34,6 +35,19 @@ const tabforge = {
       Comlink.proxy((r: CheckResult) => log(`${r.ok ? 'ok  ' : 'FAIL'} ${r.name} (rel err ${r.relErr.toExponential(2)} ≤ ${r.tol})${r.error ? ` — ${r.error}` : ''}`)),
     );
     return results;
+  },
+  /** Runs the demo pipeline in the worker; `onEvent` (e.g. exposed by Playwright) sees every event. */
+  async runDemo(opts: Partial<DemoOptions> = {}, onEvent?: (e: DemoEvent) => void): Promise<DemoSummary | WorkerFailure> {
+    return gpu.runDemo(
+      opts,
+      Comlink.proxy((e: DemoEvent) => {
+        onEvent?.(e);
+        if (e.kind === 'stage') log(`== ${e.stage}${e.detail ? `: ${e.detail}` : ''}`);
+        else if (e.kind === 'sft' && (e.metrics.step % 10 === 0 || e.metrics.step === e.totalSteps)) log(`step ${e.metrics.step}/${e.totalSteps} loss ${e.metrics.loss.toFixed(4)}`);
+        else if (e.kind === 'eval') log(`${e.label}: ${e.success}/${e.total} held-out tool calls exact`);
+        else if (e.kind === 'sample') log(e.text);
+      }),
+    );
   },
 };
 

@@ -6,6 +6,7 @@ import { GpuError } from '../gpu/errors';
 import { GpuRuntime } from '../gpu/runtime';
 import '../ops/allChecks';
 import { type CheckResult, runSelfCheck } from '../ops/selfCheck';
+import { DEFAULT_DEMO, type DemoEvent, type DemoOptions, type DemoSummary, runDemo } from '../train/demoPipeline';
 
 export interface AdapterReport {
   description: string;
@@ -56,6 +57,15 @@ const api = {
 
   async selfCheck(filter?: string, onResult?: (r: CheckResult) => void): Promise<CheckResult[]> {
     return runSelfCheck(requireRuntime(), { filter, onResult });
+  },
+
+  /** The demo pipeline (self-check → SFT → evaluation); events stream through onEvent. */
+  async runDemo(opts: Partial<DemoOptions>, onEvent: (e: DemoEvent) => void): Promise<DemoSummary | WorkerFailure> {
+    try {
+      return await runDemo(requireRuntime(), { ...DEFAULT_DEMO, ...opts }, onEvent);
+    } catch (e) {
+      return asFailure(e);
+    }
   },
 };
 
