@@ -2,8 +2,8 @@
 // Chromium once per adapter (SwiftShader core, llvmpipe compatibility), runs every registered bench
 // row there side by side with tfjs-webgpu and onnxruntime-web, prints a table per adapter and writes
 // the JSON file (shape documented in src/app/bench/report.ts).
-// Full run, both adapters, on the 2-core development machine: see the time printed at the end
-// (about 6–9 minutes when the machine is otherwise idle; --quick roughly halves it).
+// Full run, both adapters, 9 rows, on the 2-core development machine: 3 min 13 s to 4 min 11 s
+// (load average 5–8 from other jobs; the total is printed at the end). --quick: 1–3 repeats.
 import { writeFileSync } from 'node:fs';
 import type { BenchReport } from '../src/app/bench/report';
 import { formatTable, toBenchFile } from '../src/app/bench/report';
