@@ -4,6 +4,8 @@ import { acquireDevice, describeContext, type FeatureLevelChoice } from '../../g
 import { GpuRuntime } from '../../gpu/runtime';
 import { adapterKind } from '../../ops/matmul';
 import './matmulBench';
+import './attentionBench';
+import './modelBench';
 import { startPeers } from './peers';
 import { registeredBenches, runBenches } from './registry';
 import { type BenchReport, formatTable } from './report';

@@ -37,10 +37,17 @@ export interface BenchFile {
   meta: Record<string, unknown>;
 }
 
-/** ours / tfjs-webgpu (for GFLOP/s, > 1 means ours is faster); null when either side is missing. */
+/** Units where a smaller value is better (times); every other unit is a rate. */
+export const LOWER_IS_BETTER = new Set(['ms', 's']);
+
+/**
+ * Speed of ours relative to tfjs-webgpu: > 1 means ours is faster, whatever the unit
+ * (ours/tfjs for rates such as GFLOP/s, tfjs/ours for times in ms); null when either side is missing.
+ */
 export function ratioVsTfjs(r: BenchResult): number | null {
   const t = r.peers['tfjs-webgpu'];
-  return r.value !== null && t !== null && t > 0 ? r.value / t : null;
+  if (r.value === null || t === null || !(t > 0) || !(r.value > 0)) return null;
+  return LOWER_IS_BETTER.has(r.unit) ? t / r.value : r.value / t;
 }
 
 export function toBenchFile(reports: BenchReport[], meta: Record<string, unknown> = {}): BenchFile {
@@ -54,7 +61,7 @@ const fmt = (v: number | null) => (v === null ? 'null' : v >= 100 ? v.toFixed(1)
 
 /** Fixed-width table of one adapter's rows, then the reasons behind every null (each reason once). */
 export function formatTable(report: BenchReport): string {
-  const head = ['name', 'unit', 'ours', ...PEER_NAMES, 'ours/tfjs'];
+  const head = ['name', 'unit', 'ours', ...PEER_NAMES, 'speed vs tfjs'];
   const rows = report.results.map((r) => {
     const ratio = ratioVsTfjs(r);
     return [r.name, r.unit, fmt(r.value), ...PEER_NAMES.map((p) => fmt(r.peers[p])), ratio === null ? '-' : `${ratio.toFixed(2)}×`];
