@@ -5,6 +5,7 @@
 import type { GpuRuntime } from '../gpu/runtime';
 import { routingToolChats, type ToolChat } from '../data/toolChats';
 import { type ModelConfig, PRESETS, type PresetName } from '../model/config';
+import { assertPresetFits } from '../model/fit';
 import { generate } from '../model/generate';
 import { GpuWeights, initialWeights } from '../model/weights';
 import { runSelfCheck } from '../ops/selfCheck';
@@ -88,6 +89,8 @@ export async function runDemo(rt: GpuRuntime, opts: DemoOptions, emit: (e: DemoE
   emit({ kind: 'stage', stage: 'data', detail: `${opts.trainConversations} tool-calling conversations` });
   const train = await routingToolChats(opts.trainConversations, opts.seed, 'train');
   const heldout = await routingToolChats(opts.evalTasks, opts.seed, 'heldout');
+  const fit = assertPresetFits(rt.ctx, opts.preset, { batch: opts.batchSize, seqLen: opts.seqLen, optimizer: 'adamw', weightDtype: 'f32' });
+  emit({ kind: 'stage', stage: 'model', detail: fit.summary });
   const w = new GpuWeights(rt, cfg, initialWeights(cfg, opts.seed));
   const parameters = w.table.reduce((s, p) => s + p.shape.reduce((a, b) => a * b, 1), 0);
   try {

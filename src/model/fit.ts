@@ -1,0 +1,30 @@
+// Before allocating a model for training: print what it is and what it needs, and refuse with a
+// message naming the limit when the device cannot hold it (nothing allocated, nothing lost).
+import type { GpuContext } from '../gpu/device';
+import { GpuError } from '../gpu/errors';
+import { PRESETS, type PresetName } from './config';
+import { checkFits, countParameters, estimateMemory, formatBytes, type MemoryOptions } from './parameters';
+
+export interface FitReport {
+  parameters: number;
+  /** One line for logs: parameter count and the memory breakdown. */
+  summary: string;
+}
+
+/** Throws GpuError('limit-too-small') when the preset cannot train on this device with these options. */
+export function assertPresetFits(ctx: Pick<GpuContext, 'limits'>, preset: PresetName, options: MemoryOptions): FitReport {
+  const cfg = PRESETS[preset];
+  const est = estimateMemory(cfg, options);
+  const parameters = countParameters(cfg);
+  const summary =
+    `preset ${preset}: ${(parameters / 1e6).toFixed(2)} M parameters; training at batch ${options.batch} × ${options.seqLen} tokens needs ` +
+    `${formatBytes(est.totalBytes)} (weights ${formatBytes(est.weightsBytes)}, gradients ${formatBytes(est.gradsBytes)}, ` +
+    `optimizer ${formatBytes(est.optimizerBytes)}, activations ${formatBytes(est.activationsBytes)}); largest buffer ${formatBytes(est.largestBufferBytes)}`;
+  const names = Object.keys(PRESETS) as PresetName[];
+  const smaller = names.slice(0, names.indexOf(preset)).filter((n) => PRESETS[n].tokenizer === cfg.tokenizer || n === 'nano');
+  const problem = checkFits(est, { maxBufferSize: ctx.limits.maxBufferSize, maxStorageBufferBindingSize: ctx.limits.maxStorageBufferBindingSize }, {
+    label: `preset ${preset}`, alternatives: smaller.length ? [smaller[smaller.length - 1]] : [],
+  });
+  if (problem) throw new GpuError('limit-too-small', `${summary}. It does not fit this device: ${problem}`);
+  return { parameters, summary };
+}
