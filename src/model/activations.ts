@@ -4,6 +4,7 @@
 import type { GpuRuntime } from '../gpu/runtime';
 import type { Tensor } from '../gpu/tensor';
 import type { ModelConfig } from './config';
+import type { LoraOptions, LoraTarget } from './parameters';
 
 export interface LayerActivations {
   x: Tensor; // (N, C) layer input (residual stream)
@@ -43,6 +44,8 @@ export interface Activations {
   logp: Tensor; // (N) log-prob of each target
   lseLogits: Tensor; // (N) log-sum-exp of each logits row
   dlogp: Tensor; // (N) dLoss/dlogp per token (host-computed weights)
+  /** LoRA only: s·x·Aᵀ (N, r) per adapted projection, keyed `${layer}.${target}` (see ./lora). */
+  loraXa?: Map<string, Tensor>;
 }
 
 /** Gradients of activations, reused across layers (the backward walks one layer at a time). */
@@ -63,11 +66,20 @@ export interface BackwardScratch {
   dgate: Tensor; // (N, F)
   dup: Tensor; // (N, F)
   attnStats: Tensor; // (B, Hq, T, 2) attention backward scratch
-  /** One weight-gradient scratch per distinct weight shape, keyed "out×in". */
+  /** One weight-gradient scratch per distinct weight shape, keyed "out×in" (empty when planned for LoRA). */
   dW: Map<string, Tensor>;
+  /** LoRA only: the adapters' backward scratch and sinks for the frozen norms' weight gradients. */
+  lora?: LoraScratch;
 }
 
-export function planActivations(rt: GpuRuntime, cfg: ModelConfig, B: number, T: number): Activations {
+export interface LoraScratch {
+  g: Tensor; // (N, r) s·dy·B of one adapter at a time
+  normDwC: Tensor; // (C) discarded dw of input/post_attention/final norms (frozen)
+  normDwD: Tensor; // (D) discarded dw of q_norm/k_norm (frozen)
+}
+
+/** With `lora`, also the (N, r) xa of every adapted projection (otherwise the first LoRA forward adds them). */
+export function planActivations(rt: GpuRuntime, cfg: ModelConfig, B: number, T: number, lora?: LoraOptions): Activations {
   const { hiddenSize: C, vocabSize: V, numHeads: Hq, numKvHeads: Hkv, headDim: D, intermediateSize: F } = cfg;
   const N = B * T;
   const e = (shape: number[], label: string, dtype: 'f32' | 'i32' = 'f32') => rt.empty(shape, dtype, label);
@@ -83,20 +95,41 @@ export function planActivations(rt: GpuRuntime, cfg: ModelConfig, B: number, T: 
       gate: e([N, F], L('gate')), up: e([N, F], L('up')), act: e([N, F], L('act')),
     });
   }
-  return {
+  const acts: Activations = {
     B, T, layers,
     ids: e([B, T], 'ids', 'i32'), positions: e([B, T], 'positions', 'i32'), segments: e([B, T], 'segments', 'i32'),
     xFinal: e([N, C], 'xFinal'), xnFinal: e([N, C], 'xnFinal'), rstdFinal: e([N], 'rstdFinal'),
     logits: e([N, V], 'logits'), targets: e([N], 'targets', 'i32'), logp: e([N], 'logp'), lseLogits: e([N], 'lseLogits'), dlogp: e([N], 'dlogp'),
   };
+  if (lora) for (let l = 0; l < cfg.numLayers; l++) for (const t of lora.targets) loraXa(rt, acts, lora.rank, l, t);
+  return acts;
 }
 
-export function planBackwardScratch(rt: GpuRuntime, cfg: ModelConfig, B: number, T: number): BackwardScratch {
+/** The saved s·x·Aᵀ (N, r) of `target` in layer l, allocated on first use (or when the rank changed). */
+export function loraXa(rt: GpuRuntime, acts: Activations, rank: number, l: number, target: LoraTarget): Tensor {
+  const N = acts.B * acts.T;
+  const key = `${l}.${target}`;
+  acts.loraXa ??= new Map();
+  let t = acts.loraXa.get(key);
+  if (t && t.size !== N * rank) {
+    rt.release(t);
+    t = undefined;
+  }
+  if (!t) acts.loraXa.set(key, (t = rt.empty([N, rank], 'f32', `L${key}.lora_xa`)));
+  return t;
+}
+
+/**
+ * With `lora` (base weights frozen) no weight-gradient scratch is planned — for a Qwen3-size
+ * vocabulary the (V, C) one alone is 600 MiB — only the adapters' scratch; such a scratch cannot
+ * serve a full-parameter backward.
+ */
+export function planBackwardScratch(rt: GpuRuntime, cfg: ModelConfig, B: number, T: number, lora?: LoraOptions): BackwardScratch {
   const { hiddenSize: C, vocabSize: V, numHeads: Hq, numKvHeads: Hkv, headDim: D, intermediateSize: F } = cfg;
   const N = B * T;
   const e = (shape: number[], label: string) => rt.empty(shape, 'f32', label);
   const dW = new Map<string, Tensor>();
-  for (const [o, i] of [[V, C], [Hq * D, C], [Hkv * D, C], [C, Hq * D], [F, C], [C, F]]) {
+  for (const [o, i] of lora ? [] : [[V, C], [Hq * D, C], [Hkv * D, C], [C, Hq * D], [F, C], [C, F]]) {
     const key = `${o}×${i}`;
     if (!dW.has(key)) dW.set(key, e([o, i], `dW ${key}`));
   }
@@ -107,6 +140,15 @@ export function planBackwardScratch(rt: GpuRuntime, cfg: ModelConfig, B: number,
     dqr: e([B, T, Hq, D], 'dqr'), dkr: e([B, T, Hkv, D], 'dkr'), datt: e([B, T, Hq, D], 'datt'),
     dact: e([N, F], 'dact'), dgate: e([N, F], 'dgate'), dup: e([N, F], 'dup'),
     attnStats: e([B, Hq, T, 2], 'attnStats'), dW,
+    lora: lora ? planLoraScratch(rt, cfg, N, lora.rank) : undefined,
+  };
+}
+
+/** The LoRA part of the backward scratch for N = B·T rows and rank r. */
+export function planLoraScratch(rt: GpuRuntime, cfg: ModelConfig, N: number, rank: number): LoraScratch {
+  return {
+    g: rt.empty([N, rank], 'f32', 'lora.g'),
+    normDwC: rt.empty([cfg.hiddenSize], 'f32', 'lora.frozenNormDw'), normDwD: rt.empty([cfg.headDim], 'f32', 'lora.frozenQkNormDw'),
   };
 }
 
@@ -116,9 +158,9 @@ function tensorsOf(obj: object): Tensor[] {
 
 export function releaseActivations(rt: GpuRuntime, acts: Activations): void {
   for (const l of acts.layers) rt.release(...tensorsOf(l));
-  rt.release(...tensorsOf(acts));
+  rt.release(...tensorsOf(acts), ...(acts.loraXa?.values() ?? []));
 }
 
 export function releaseBackwardScratch(rt: GpuRuntime, s: BackwardScratch): void {
-  rt.release(...tensorsOf(s), ...s.dW.values());
+  rt.release(...tensorsOf(s), ...s.dW.values(), ...(s.lora ? tensorsOf(s.lora) : []));
 }

@@ -12,6 +12,8 @@ import { cacheWrite } from '../ops/kvcache';
 import { rmsnormForward } from '../ops/rmsnorm';
 import { ropeForward } from '../ops/rope';
 import { linearForward } from './linear';
+import { loraForward } from './lora';
+import type { LoraTarget } from './parameters';
 import type { GpuWeights } from './weights';
 
 /** Per-layer keys (after k_norm and RoPE) and values of every cached position. */
@@ -47,6 +49,7 @@ interface DecodeScratch {
   act: Tensor; // (B·Tq, F)
   last: Tensor; // (B, C) final-normed hidden state of each row's last real token
   logits: Tensor; // (B, V)
+  loraXa?: Tensor; // (B·Tq, r) LoRA only: s·x·Aᵀ of one adapter at a time (allocated by the first LoRA call)
 }
 
 export class Decoder {
@@ -107,12 +110,25 @@ export class Decoder {
     const rope = { B, T: Tq, D, theta: cfg.ropeTheta, maxPosition: cfg.maxPositionEmbeddings };
 
     embeddingForward(rt, reshape(s.tokens, [N]), this.w.get('model.embed_tokens.weight'), { N, V, C }, s.x);
+    const lora = this.w.lora;
+    if (lora && s.loraXa?.size !== N * lora.rank) {
+      rt.release(s.loraXa);
+      s.loraXa = rt.empty([N, lora.rank], 'f32', 'decode.loraXa');
+    }
     for (let l = 0; l < cfg.numLayers; l++) {
       const W = (x: string) => this.w.get(`model.layers.${l}.${x}`);
+      // LoRA (adapters attached): y += s·(x·Aᵀ)·Bᵀ after the base projection; no-op for a plain model.
+      const adapt = (target: LoraTarget, x: Tensor, y: Tensor) => {
+        const ad = lora?.adapter(l, target);
+        if (ad) loraForward(rt, ad, x, N, y, s.loraXa!);
+      };
       rmsnormForward(rt, s.x, W('input_layernorm.weight'), { N, C, eps }, { out: s.xn, rstd: s.rstd });
       linearForward(rt, s.xn, W('self_attn.q_proj.weight'), N, C, Hq * D, s.q);
+      adapt('q_proj', s.xn, s.q);
       linearForward(rt, s.xn, W('self_attn.k_proj.weight'), N, C, Hkv * D, s.k);
+      adapt('k_proj', s.xn, s.k);
       linearForward(rt, s.xn, W('self_attn.v_proj.weight'), N, C, Hkv * D, reshape(s.v, [N, Hkv * D]));
+      adapt('v_proj', s.xn, reshape(s.v, [N, Hkv * D]));
       rmsnormForward(rt, s.q, W('self_attn.q_norm.weight'), { N: N * Hq, C: D, eps }, { out: s.qn, rstd: s.rstdQ });
       rmsnormForward(rt, s.k, W('self_attn.k_norm.weight'), { N: N * Hkv, C: D, eps }, { out: s.kn, rstd: s.rstdK });
       ropeForward(rt, reshape(s.qn, [B, Tq, Hq, D]), s.positions, { ...rope, H: Hq }, s.qr);
@@ -121,12 +137,16 @@ export class Decoder {
       cacheWrite(rt, s.v, s.pastLen, this.cache.v[l], { B, Tq, Tmax: this.Tmax, H: Hkv, D });
       attentionDecode(rt, s.qr, this.cache.k[l], this.cache.v[l], { B, Tq, Tmax: this.Tmax, Hq, Hkv, D, pastLen: s.pastLen }, { out: s.att, lse: s.lse });
       linearForward(rt, reshape(s.att, [N, Hq * D]), W('self_attn.o_proj.weight'), N, Hq * D, C, s.xn);
+      adapt('o_proj', reshape(s.att, [N, Hq * D]), s.xn);
       accumulate(rt, s.x, s.xn); // x = x + o
       rmsnormForward(rt, s.x, W('post_attention_layernorm.weight'), { N, C, eps }, { out: s.xn, rstd: s.rstd });
       linearForward(rt, s.xn, W('mlp.gate_proj.weight'), N, C, F, s.gate);
+      adapt('gate_proj', s.xn, s.gate);
       linearForward(rt, s.xn, W('mlp.up_proj.weight'), N, C, F, s.up);
+      adapt('up_proj', s.xn, s.up);
       swigluForward(rt, s.gate, s.up, s.act);
       linearForward(rt, s.act, W('mlp.down_proj.weight'), N, F, C, s.xn);
+      adapt('down_proj', s.act, s.xn);
       accumulate(rt, s.x, s.xn); // x = x + mlp
     }
     rmsnormForward(rt, s.x, this.w.get('model.norm.weight'), { N, C, eps }, { out: s.xn, rstd: s.rstd });
@@ -139,7 +159,7 @@ export class Decoder {
 
   destroy(): void {
     this.rt.release(...this.cache.k, ...this.cache.v);
-    for (const s of this.scratch.values()) this.rt.release(...Object.values(s));
+    for (const s of this.scratch.values()) this.rt.release(...Object.values(s)); // includes loraXa when allocated
     this.scratch.clear();
   }
 }

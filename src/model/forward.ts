@@ -10,8 +10,11 @@ import { accumulate, swigluForward } from '../ops/elementwise';
 import { checkTokenIds, embeddingForward } from '../ops/embedding';
 import { rmsnormForward } from '../ops/rmsnorm';
 import { ropeForward } from '../ops/rope';
-import type { Activations } from './activations';
+import type { Tensor } from '../gpu/tensor';
+import { type Activations, loraXa } from './activations';
 import { linearForward } from './linear';
+import { loraForward } from './lora';
+import type { LoraTarget } from './parameters';
 import type { GpuWeights } from './weights';
 
 /** One training batch on the host. */
@@ -61,10 +64,18 @@ export function modelForward(rt: GpuRuntime, w: GpuWeights, acts: Activations): 
   for (let l = 0; l < cfg.numLayers; l++) {
     const a = acts.layers[l];
     const W = (s: string) => w.get(`model.layers.${l}.${s}`);
+    // LoRA (adapters attached): y += s·(x·Aᵀ)·Bᵀ after the base projection; no-op for a plain model.
+    const adapt = (target: LoraTarget, x: Tensor, y: Tensor) => {
+      const ad = w.lora?.adapter(l, target);
+      if (ad) loraForward(rt, ad, x, N, y, loraXa(rt, acts, ad.rank, l, target));
+    };
     rmsnormForward(rt, a.x, W('input_layernorm.weight'), { N, C, eps }, { out: a.xn1, rstd: a.rstd1 });
     linearForward(rt, a.xn1, W('self_attn.q_proj.weight'), N, C, Hq * D, a.q);
+    adapt('q_proj', a.xn1, a.q);
     linearForward(rt, a.xn1, W('self_attn.k_proj.weight'), N, C, Hkv * D, a.k);
+    adapt('k_proj', a.xn1, a.k);
     linearForward(rt, a.xn1, W('self_attn.v_proj.weight'), N, C, Hkv * D, reshape(a.v, [N, Hkv * D]));
+    adapt('v_proj', a.xn1, reshape(a.v, [N, Hkv * D]));
     // QK-norm: RMSNorm over each head's D values with one (D) weight shared by the heads.
     rmsnormForward(rt, a.q, W('self_attn.q_norm.weight'), { N: N * Hq, C: D, eps }, { out: a.qn, rstd: a.qRstd });
     rmsnormForward(rt, a.k, W('self_attn.k_norm.weight'), { N: N * Hkv, C: D, eps }, { out: a.kn, rstd: a.kRstd });
@@ -72,13 +83,17 @@ export function modelForward(rt: GpuRuntime, w: GpuWeights, acts: Activations): 
     ropeForward(rt, reshape(a.kn, [B, T, Hkv, D]), acts.positions, { ...rope, H: Hkv }, a.kr);
     attentionForward(rt, a.qr, a.kr, a.v, attn, { out: a.att, lse: a.lse });
     linearForward(rt, reshape(a.att, [N, Hq * D]), W('self_attn.o_proj.weight'), N, Hq * D, C, a.h); // h = o…
+    adapt('o_proj', reshape(a.att, [N, Hq * D]), a.h);
     accumulate(rt, a.h, a.x); // …+ x (residual)
     rmsnormForward(rt, a.h, W('post_attention_layernorm.weight'), { N, C, eps }, { out: a.xn2, rstd: a.rstd2 });
     linearForward(rt, a.xn2, W('mlp.gate_proj.weight'), N, C, F, a.gate);
+    adapt('gate_proj', a.xn2, a.gate);
     linearForward(rt, a.xn2, W('mlp.up_proj.weight'), N, C, F, a.up);
+    adapt('up_proj', a.xn2, a.up);
     swigluForward(rt, a.gate, a.up, a.act);
     const next = l + 1 < cfg.numLayers ? acts.layers[l + 1].x : acts.xFinal;
     linearForward(rt, a.act, W('mlp.down_proj.weight'), N, F, C, next);
+    adapt('down_proj', a.act, next);
     accumulate(rt, next, a.h); // out = down + h (residual)
   }
   rmsnormForward(rt, acts.xFinal, w.get('model.norm.weight'), { N, C, eps }, { out: acts.xnFinal, rstd: acts.rstdFinal });

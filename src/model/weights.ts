@@ -3,6 +3,7 @@ import type { GpuRuntime } from '../gpu/runtime';
 import type { Tensor } from '../gpu/tensor';
 import { Rng } from '../util/rng';
 import { type ModelConfig, validateModelConfig } from './config';
+import type { LoraAdapters } from './lora';
 import { type ParameterSpec, parameterTable } from './parameters';
 
 export class GpuWeights {
@@ -10,6 +11,12 @@ export class GpuWeights {
   readonly params = new Map<string, Tensor>();
   /** Gradients, same names and shapes; created by ensureGrads(). */
   readonly grads = new Map<string, Tensor>();
+  /**
+   * LoRA adapters (set by attachLora in ./lora): forward, decode and backward add them, the base
+   * weights are frozen (no base gradients), and the adapter tensors are reachable by PEFT name
+   * through get/grad. Undefined: plain full-parameter model.
+   */
+  lora?: LoraAdapters;
 
   constructor(
     private readonly rt: GpuRuntime,
@@ -29,12 +36,17 @@ export class GpuWeights {
 
   /** The parameter tensor `name`; throws naming it when absent. */
   get(name: string): Tensor {
-    const t = this.params.get(name);
+    const t = this.params.get(name) ?? this.lora?.params.get(name);
     if (!t) throw new Error(`model weights: no parameter named '${name}'`);
     return t;
   }
 
   grad(name: string): Tensor {
+    if (this.lora) {
+      const g = this.lora.grads.get(name);
+      if (!g) throw new Error(`model gradients: '${name}' is frozen while LoRA adapters are attached; train w.trainableNames()`);
+      return g;
+    }
     const t = this.grads.get(name);
     if (!t) throw new Error(`model gradients: no gradient for '${name}' (call ensureGrads first)`);
     return t;
@@ -42,6 +54,7 @@ export class GpuWeights {
 
   /** Allocates (once) and zeroes every gradient: the start of a gradient-accumulation window. */
   zeroGrads(): void {
+    if (this.lora) return this.lora.zeroGrads(); // base frozen: its gradients are never allocated
     for (const p of this.table) {
       let g = this.grads.get(p.name);
       if (!g) this.grads.set(p.name, (g = this.rt.empty(p.shape, 'f32', `grad:${p.name}`)));
@@ -58,8 +71,13 @@ export class GpuWeights {
 
   async downloadGrads(): Promise<Map<string, Float32Array>> {
     const out = new Map<string, Float32Array>();
-    for (const p of this.table) out.set(p.name, await this.rt.readF32(this.grad(p.name)));
+    for (const name of this.trainableNames()) out.set(name, await this.rt.readF32(this.grad(name)));
     return out;
+  }
+
+  /** What an optimizer should train: every parameter, or only the adapters when LoRA is attached. */
+  trainableNames(): string[] {
+    return this.lora ? this.lora.names : this.table.map((p) => p.name);
   }
 
   destroy(): void {
