@@ -2,3 +2,4 @@
 export * from './ops';
 export * from './modelParams';
 export * from './model';
+export * from './lora';

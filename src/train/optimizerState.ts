@@ -17,7 +17,7 @@ export class AdamWState {
     names?: string[],
   ) {
     w.zeroGrads(); // makes sure gradients exist
-    const chosen = names ?? w.table.map((p) => p.name);
+    const chosen = names ?? w.trainableNames(); // LoRA attached: only the adapters train
     this.slots = chosen.map((name) => {
       const param = w.get(name);
       const kind = w.table.find((p) => p.name === name)?.kind;

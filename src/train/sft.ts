@@ -114,7 +114,7 @@ function scored(mask: Float32Array): number {
 
 /** Held-out masked loss over all held-out rows (token-weighted). */
 export async function evalLoss(rt: GpuRuntime, w: GpuWeights, rows: PackedRow[], B: number, T: number, padId: number): Promise<number> {
-  const acts = planActivations(rt, w.cfg, B, T);
+  const acts = planActivations(rt, w.cfg, B, T, w.lora?.lora);
   let num = 0;
   let den = 0;
   try {
@@ -143,8 +143,8 @@ export async function trainSft(
   const heldRows = data.heldout?.length ? packDocuments(data.heldout, pack) : [];
   if (trainRows.length === 0) throw new Error('SFT: no training conversations');
   const sampler = new RowSampler(trainRows, B, T, cfg.seed);
-  const acts = planActivations(rt, w.cfg, B, T);
-  const scratch = planBackwardScratch(rt, w.cfg, B, T);
+  const acts = planActivations(rt, w.cfg, B, T, w.lora?.lora);
+  const scratch = planBackwardScratch(rt, w.cfg, B, T, w.lora?.lora);
   const opt = new AdamWState(rt, w);
   const history: SftMetrics[] = [];
   try {
