@@ -2,18 +2,10 @@
 // both CPU adapters of these machines. Browser downloads are impossible here, so executablePath
 // points at /usr/bin/chromium (override with TABFORGE_CHROMIUM).
 import { defineConfig } from '@playwright/test';
+import { CHROMIUM_PATH, chromiumArgs } from '../scripts/lib/browser';
 
 const PORT = Number(process.env.TABFORGE_E2E_PORT ?? 4173);
-const executablePath = process.env.TABFORGE_CHROMIUM ?? '/usr/bin/chromium';
-const baseArgs = [
-  '--enable-unsafe-webgpu',
-  '--no-sandbox',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-];
+const executablePath = CHROMIUM_PATH;
 
 export default defineConfig({
   testDir: '.',
@@ -33,7 +25,7 @@ export default defineConfig({
     {
       // SwiftShader: core feature level, subgroups and timestamp-query.
       name: 'swiftshader',
-      use: { launchOptions: { executablePath, args: baseArgs } },
+      use: { launchOptions: { executablePath, args: chromiumArgs('swiftshader') } },
       metadata: { featureLevel: 'core' },
     },
     {
@@ -42,7 +34,7 @@ export default defineConfig({
       use: {
         launchOptions: {
           executablePath,
-          args: [...baseArgs, '--use-angle=gl-egl', '--use-webgpu-adapter=opengles'],
+          args: chromiumArgs('llvmpipe'),
           env: { ...process.env, EGL_PLATFORM: 'surfaceless' } as Record<string, string>,
         },
       },
