@@ -14,7 +14,7 @@ export function compactToolLines(tools: readonly ToolSpec[]): string {
 /** (messages, tools) → the same conversation with the tools listed compactly in the system message. */
 export function withCompactTools(messages: readonly ChatMessage[], tools: readonly ToolSpec[]): { messages: ChatMessage[]; tools: ToolSpec[] } {
   if (tools.length === 0) return { messages: [...messages], tools: [] };
-  const lines = `Tools:\n${compactToolLines(tools)}\nCall a tool as <tool_call>{"name": …, "arguments": {…}}</tool_call>.`;
+  const lines = `Tools:\n${compactToolLines(tools)}`;
   const out = [...messages];
   if (out[0]?.role === 'system') out[0] = { ...out[0], content: `${out[0].content}\n${lines}` };
   else out.unshift({ role: 'system', content: lines });

@@ -29,7 +29,7 @@ export interface DemoOptions {
 }
 
 export const DEFAULT_DEMO: DemoOptions = {
-  preset: 'nano', seed: 1, sftSteps: 60, trainConversations: 64, evalTasks: 32, batchSize: 4, seqLen: 512, lr: 3e-3,
+  preset: 'nano', seed: 1, sftSteps: 80, trainConversations: 64, evalTasks: 32, batchSize: 4, seqLen: 384, lr: 8e-3,
 };
 
 export type DemoEvent =
@@ -66,7 +66,7 @@ function promptOf(c: ToolChat): number[] {
 
 /** Share of chats whose greedy first assistant turn makes exactly the expected call. */
 export async function toolCallAccuracy(rt: GpuRuntime, w: GpuWeights, chats: ToolChat[], seed: number): Promise<{ correct: number; texts: string[] }> {
-  const gens = await generate(rt, w, chats.map(promptOf), { temperature: 0, topK: 0, topP: 1, maxNewTokens: 80, stopIds: [tok.imEndId], seed });
+  const gens = await generate(rt, w, chats.map(promptOf), { temperature: 0, topK: 0, topP: 1, maxNewTokens: 64, stopIds: [tok.imEndId], seed });
   const texts = gens.map((g) => tok.decode(g.tokens));
   const correct = texts.filter((t, i) => {
     const calls = parseToolCalls(t.replace('<|im_end|>', '')).calls;
