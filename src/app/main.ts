@@ -1,54 +1,247 @@
-// The TabForge page. For now: acquire a GPU device in a Worker (Comlink), run the kernel
-// self-check and show the results. URL parameters: ?adapter=core|compatibility|auto&run=selfcheck
-// The page exposes `window.tabforge` so headless runs (npm run demo, Playwright) drive it.
-import * as Comlink from 'comlink';
-import type { AdapterReport, GpuWorkerApi, WorkerFailure } from '../workers/gpu.worker';
+// The TabForge page: run configuration (shareable as a link), Start/Stop, progress, live loss chart,
+// evaluation summary and a sample conversation, plus loading a model from files or a URL. Training
+// runs in a GPU Worker (Comlink). URL parameters: ?adapter=core|compatibility|auto, ?run=selfcheck,
+// #config=<base64url JSON>&autostart=1 (share links). `window.tabforge` lets headless drivers
+// (npm run demo, Playwright) run the same thing; its runs show on the page too.
+import './styles.css';
+import type { FeatureLevelChoice } from '../gpu/device';
+import { routingToolChats } from '../data/toolChats';
 import type { CheckResult } from '../ops/selfCheck';
-import type { DemoEvent, DemoOptions, DemoSummary } from '../train/demoPipeline';
+import type { DemoEvent } from '../train/demoPipeline';
+import type { AdapterReport, PageRunOptions, PageRunSummary, WorkerFailure } from '../workers/gpu.worker';
+import { PRESETS } from '../model/config';
+import { countParameters } from '../model/parameters';
+import { GpuClient, STOP_GRACE_MS } from './gpuClient';
+import { checkTrainable, formatCount } from './modelSource';
+import { DEFAULT_RUN_CONFIG, type RunConfig } from './runConfig';
+import { initialProgress, progressAfter } from './runProgress';
+import { parseSampleText } from './sampleMessages';
+import { readShareLink } from './shareLink';
+import { createConfigForm } from './ui/configForm';
+import { h, panel } from './ui/dom';
+import { createErrorBox } from './ui/errorBox';
+import { createHeader } from './ui/header';
+import { createLossChart } from './ui/lossChart';
+import { createModelPanel } from './ui/modelPanel';
+import { createRunControls, type RunState } from './ui/runControls';
+import { createRunLog } from './ui/runLog';
+import { createSampleViewer } from './ui/sampleViewer';
+import { createSummaryPanel } from './ui/summaryPanel';
 
 const params = new URLSearchParams(location.search);
+
+// ---- layout ----------------------------------------------------------------------------------
+const header = createHeader();
+const errors = createErrorBox();
+const form = createConfigForm();
+const controls = createRunControls();
+const runLog = createRunLog();
+const model = createModelPanel();
+const chart = createLossChart();
+const summary = createSummaryPanel();
+const sample = createSampleViewer();
 const app = document.getElementById('app')!;
+app.replaceChildren(
+  header.el,
+  errors.el,
+  h('main', { class: 'layout' },
+    h('div', { class: 'col' }, form.el, panel('Run', 'run-panel', controls.el, runLog.el), model.el),
+    h('div', { class: 'col wide' }, chart.el, summary.el, sample.el)),
+);
 
-function log(line: string): void {
-  const div = document.createElement('div');
-  div.textContent = line;
-  app.appendChild(div);
+// ---- GPU worker --------------------------------------------------------------------------------
+const gpu = new GpuClient({
+  onLost: (f) => {
+    errors.show('GPU', f.message);
+    header.setAdapter(f);
+    setState('no-gpu');
+  },
+  onRestart: () => model.forget('The GPU worker was restarted to stop a run, so the loaded model is gone: load it again to use it.'),
+});
+
+let state: RunState = 'no-gpu';
+function setState(s: RunState): void {
+  state = s;
+  controls.setState(s, form.read().ok);
+  form.setDisabled(s === 'running' || s === 'stopping');
+  model.setDisabled(s === 'running' || s === 'stopping');
 }
 
-function startWorker(): Comlink.Remote<GpuWorkerApi> {
-  const worker = new Worker(new URL('../workers/gpu.worker.ts', import.meta.url), { type: 'module', name: 'tabforge-gpu' });
-  return Comlink.wrap<GpuWorkerApi>(worker);
+/** Re-checks what the next run needs against the adapter, for the run panel and the model panel. */
+function refreshFit(): void {
+  const r = form.read();
+  const a = gpu.report;
+  const limits = a ? { maxBufferSize: a.maxBufferSize, maxStorageBufferBindingSize: a.maxStorageBufferBindingSize } : null;
+  model.updateFit(limits, r.ok ? r.config : null);
+  if (!r.ok) controls.setEstimate('', null);
+  else if (model.useLoaded()) controls.setEstimate('', { ok: true, lines: ['starts from the loaded model (see Load model for its fit)'] });
+  else {
+    const { preset } = r.config;
+    controls.setEstimate(`preset ${preset}, ${formatCount(countParameters(PRESETS[preset]))} parameters`, checkTrainable(PRESETS[preset], r.config, limits, `preset ${preset}`));
+  }
+  controls.setState(state, r.ok);
+}
+form.onChange(refreshFit);
+
+async function initGpu(level: FeatureLevelChoice): Promise<AdapterReport | WorkerFailure> {
+  header.setAdapter('pending');
+  const r = await gpu.init(level);
+  header.setAdapter(r);
+  if ('code' in r) {
+    errors.show('GPU', r.message);
+    setState('no-gpu');
+    controls.setStatus('No GPU: training is unavailable in this browser (see the error above).');
+  } else {
+    errors.clear('GPU');
+    if (state === 'no-gpu') setState('idle');
+    controls.setStatus('Ready.');
+  }
+  refreshFit();
+  return r;
 }
 
-const gpu = startWorker();
+// ---- runs -----------------------------------------------------------------------------------
+function showReference(seed: number): void {
+  // The held-out task the sample answers, as the expert solved it (what SFT teaches).
+  void routingToolChats(1, seed, 'heldout').then(([chat]) => {
+    sample.show('reference', 'Expert reference for the same task', chat.messages.map((m) => ({ role: m.role, content: m.content, name: m.name })));
+  });
+}
 
+function onRunEvent(e: DemoEvent): void {
+  switch (e.kind) {
+    case 'stage':
+      runLog.add(`== ${e.stage}${e.detail ? `: ${e.detail}` : ''}`);
+      break;
+    case 'check':
+      runLog.add(`${e.ok ? 'ok  ' : 'FAIL'} ${e.name} (rel err ${e.relErr.toExponential(1)})`, e.ok ? 'ok' : 'bad');
+      break;
+    case 'sft':
+      chart.push(e.metrics.step, e.metrics.loss, e.metrics.evalLoss);
+      break;
+    case 'eval':
+      summary.addEval(e.label, e.success, e.total);
+      runLog.add(`${e.label}: ${e.success}/${e.total} held-out tool calls exact`);
+      break;
+    case 'sample':
+      sample.show('model', 'Trained model, held-out request', parseSampleText(e.text));
+      break;
+    case 'done':
+      break;
+  }
+}
+
+/** Runs the demo in the worker with the page showing it; the window.tabforge API goes through here too. */
+async function run(opts: PageRunOptions, onEvent?: (e: DemoEvent) => void): Promise<PageRunSummary | WorkerFailure> {
+  if (state !== 'idle') return { code: 'busy', message: state === 'no-gpu' ? 'no GPU device: see the error box' : 'a run is already in progress' };
+  errors.clear('Run');
+  chart.reset();
+  summary.reset();
+  sample.reset();
+  runLog.clear();
+  setState('running');
+  const selfCheck = !(opts.skipSelfCheck ?? opts.quick ?? false);
+  let progress = initialProgress();
+  controls.setProgress(progress);
+  let sawDone: () => void = () => undefined;
+  const doneEvent = new Promise<void>((resolve) => (sawDone = resolve));
+  let ended = false;
+  const r = await gpu.runDemo(opts, (e) => {
+    onEvent?.(e);
+    progress = progressAfter(progress, e, selfCheck);
+    if (!ended) controls.setProgress(progress); // once ended, the status line tells how
+    onRunEvent(e);
+    if (e.kind === 'done') sawDone();
+  });
+  // Events come through their own MessagePort, so the result can overtake the last of them.
+  if (!('code' in r)) await Promise.race([doneEvent, new Promise((resolve) => setTimeout(resolve, 3000))]);
+  ended = true;
+  if ('code' in r) {
+    if (r.code === 'stopped') controls.setStatus(`Stopped: ${r.message}.`);
+    else {
+      errors.show('Run', r.message);
+      controls.setStatus('Failed: see the error above.');
+    }
+  } else {
+    summary.setSummary(r);
+    showReference(opts.seed ?? DEFAULT_RUN_CONFIG.seed);
+  }
+  setState(gpu.report ? 'idle' : 'no-gpu');
+  return r;
+}
+
+function startFromForm(): void {
+  const r = form.read();
+  if (!r.ok) return;
+  const { quick, ...rest }: RunConfig = r.config;
+  void run({ ...rest, quick, useLoadedModel: model.useLoaded() });
+}
+
+controls.onStart(startFromForm);
+/** Stops the run in progress (the Stop button, window.tabforge.stop). */
+async function stopRun(graceMs = STOP_GRACE_MS): Promise<'stopped' | 'restarted' | 'idle'> {
+  if (state !== 'running') return 'idle';
+  setState('stopping');
+  controls.setStatus('Stopping after the current step…');
+  const how = await gpu.stop(graceMs);
+  if (how === 'restarted') {
+    // The worker was replaced (and re-initialised on the same adapter level) to end the run.
+    const report = gpu.report;
+    header.setAdapter(report ?? { code: 'no-adapter', message: 'the restarted GPU worker has no device' });
+    if (report) setState('idle');
+    else errors.show('GPU', 'the GPU worker was restarted to stop a run and could not get a device again: reload the page');
+    controls.setStatus(`Stopped: the GPU worker did not stop within ${graceMs / 1000} s and was restarted.`);
+  }
+  return how;
+}
+controls.onStop(() => void stopRun());
+
+// ---- model loading -------------------------------------------------------------------------
+model.onLoaded(async (m) => {
+  await gpu.loadModel(m);
+  errors.clear('Load model');
+});
+model.onError((message) => (message ? errors.show('Load model', message) : errors.clear('Load model')));
+model.onUnload(() => void gpu.unloadModel());
+model.onStateChange(refreshFit);
+
+// ---- share links -------------------------------------------------------------------------------
+function applyShareLink(): boolean {
+  const link = readShareLink(location.hash, location.search);
+  if (link.kind === 'none') {
+    form.set(DEFAULT_RUN_CONFIG);
+    return false;
+  }
+  form.set(link.config);
+  if (link.kind === 'invalid') {
+    errors.show('Share link', link.error);
+    return false;
+  }
+  errors.clear('Share link');
+  return link.autostart;
+}
+window.addEventListener('hashchange', () => {
+  if (state === 'running' || state === 'stopping') return;
+  if (applyShareLink() && state === 'idle') startFromForm();
+});
+
+// ---- headless API ----------------------------------------------------------------------------
 const tabforge = {
   crossOriginIsolated: globalThis.crossOriginIsolated,
-  async init(featureLevel: 'auto' | 'core' | 'compatibility' = 'auto'): Promise<AdapterReport | WorkerFailure> {
-    const r = await gpu.init({ featureLevel });
-    log('code' in r ? `GPU unavailable: ${r.message}` : `adapter: ${r.description}`);
-    return r;
+  /** Acquires the worker's device ('auto': core, else compatibility); repeated calls with one level reuse it. */
+  init(featureLevel: FeatureLevelChoice = 'auto'): Promise<AdapterReport | WorkerFailure> {
+    return initGpu(featureLevel);
   },
   async selfCheck(filter?: string): Promise<CheckResult[]> {
-    const results = await gpu.selfCheck(
-      filter,
-      Comlink.proxy((r: CheckResult) => log(`${r.ok ? 'ok  ' : 'FAIL'} ${r.name} (rel err ${r.relErr.toExponential(2)} ≤ ${r.tol})${r.error ? ` — ${r.error}` : ''}`)),
-    );
-    return results;
+    runLog.el.setAttribute('open', '');
+    return gpu.selfCheck(filter, (r) => runLog.add(`${r.ok ? 'ok  ' : 'FAIL'} ${r.name} (rel err ${r.relErr.toExponential(2)} ≤ ${r.tol})${r.error ? ` — ${r.error}` : ''}`, r.ok ? 'ok' : 'bad'));
   },
   /** Runs the demo pipeline in the worker; `onEvent` (e.g. exposed by Playwright) sees every event. */
-  async runDemo(opts: Partial<DemoOptions> = {}, onEvent?: (e: DemoEvent) => void): Promise<DemoSummary | WorkerFailure> {
-    return gpu.runDemo(
-      opts,
-      Comlink.proxy((e: DemoEvent) => {
-        onEvent?.(e);
-        if (e.kind === 'stage') log(`== ${e.stage}${e.detail ? `: ${e.detail}` : ''}`);
-        else if (e.kind === 'sft' && (e.metrics.step % 10 === 0 || e.metrics.step === e.totalSteps)) log(`step ${e.metrics.step}/${e.totalSteps} loss ${e.metrics.loss.toFixed(4)}`);
-        else if (e.kind === 'eval') log(`${e.label}: ${e.success}/${e.total} held-out tool calls exact`);
-        else if (e.kind === 'sample') log(e.text);
-      }),
-    );
+  runDemo(opts: PageRunOptions = {}, onEvent?: (e: DemoEvent) => void): Promise<PageRunSummary | WorkerFailure> {
+    return run(opts, onEvent);
   },
+  /** Stops the run in progress as the Stop button does; after `graceMs` the worker is restarted. */
+  stop: (graceMs?: number) => stopRun(graceMs),
 };
 
 declare global {
@@ -57,10 +250,13 @@ declare global {
   }
 }
 window.tabforge = tabforge;
-app.textContent = '';
-log(`TabForge — cross-origin isolated: ${String(globalThis.crossOriginIsolated)}`);
 
-if (params.get('run') === 'selfcheck') {
-  const level = (params.get('adapter') ?? 'auto') as 'auto' | 'core' | 'compatibility';
-  void tabforge.init(level).then((r) => ('code' in r ? null : tabforge.selfCheck()));
-}
+// ---- boot ------------------------------------------------------------------------------------
+const autostart = applyShareLink();
+setState('no-gpu');
+const level = (params.get('adapter') ?? 'auto') as FeatureLevelChoice;
+void initGpu(level).then(async (r) => {
+  if ('code' in r) return;
+  if (params.get('run') === 'selfcheck') await tabforge.selfCheck();
+  else if (autostart) startFromForm();
+});

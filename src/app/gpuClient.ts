@@ -1,0 +1,110 @@
+// The page's handle on the GPU worker (Comlink): one init at a time (cached per requested feature
+// level), runs that can be stopped, and loaded models handed over as transferables. Stop asks the
+// worker to stop at its next event; a worker that does not answer within STOP_GRACE_MS (a long
+// evaluation pass) is terminated and a fresh one started on the same adapter.
+import * as Comlink from 'comlink';
+import type { FeatureLevelChoice } from '../gpu/device';
+import type { CheckResult } from '../ops/selfCheck';
+import type { DemoEvent } from '../train/demoPipeline';
+import type { AdapterReport, GpuWorkerApi, ModelTransfer, PageRunOptions, PageRunSummary, WorkerFailure } from '../workers/gpu.worker';
+import type { LoadedModelInfo } from './modelSource';
+
+export const STOP_GRACE_MS = 8000;
+
+export interface GpuClientEvents {
+  /** The device was lost, or the worker was restarted and lost what it held. */
+  onLost?: (f: WorkerFailure) => void;
+  /** A forced stop restarted the worker: a loaded model is gone. */
+  onRestart?: () => void;
+}
+
+export class GpuClient {
+  private worker!: Worker;
+  private api!: Comlink.Remote<GpuWorkerApi>;
+  private initChain: Promise<unknown> = Promise.resolve();
+  private adapter: { level: FeatureLevelChoice; report: AdapterReport } | null = null;
+  /** The run in progress: how to end it from here, and a promise that settles with it. */
+  private current: { force: (f: WorkerFailure) => void; settled: Promise<void> } | null = null;
+
+  constructor(private readonly events: GpuClientEvents = {}) {
+    this.spawn();
+  }
+
+  private spawn(): void {
+    this.worker = new Worker(new URL('../workers/gpu.worker.ts', import.meta.url), { type: 'module', name: 'tabforge-gpu' });
+    this.api = Comlink.wrap<GpuWorkerApi>(this.worker);
+  }
+
+  /** The adapter of the last successful init, if any. */
+  get report(): AdapterReport | null {
+    return this.adapter?.report ?? null;
+  }
+
+  /** Acquires a device at `level`; the same level twice returns the first answer. Calls queue. */
+  init(level: FeatureLevelChoice = 'auto'): Promise<AdapterReport | WorkerFailure> {
+    const next = this.initChain.then(async () => {
+      if (this.adapter?.level === level) return this.adapter.report;
+      const r = await this.api.init({ featureLevel: level }, Comlink.proxy((f: WorkerFailure) => this.events.onLost?.(f)));
+      this.adapter = 'code' in r ? null : { level, report: r };
+      return r;
+    });
+    this.initChain = next.catch(() => undefined);
+    return next;
+  }
+
+  selfCheck(filter?: string, onResult?: (r: CheckResult) => void): Promise<CheckResult[]> {
+    return this.api.selfCheck(filter, onResult ? Comlink.proxy(onResult) : undefined);
+  }
+
+  /** Moves the model's arrays to the worker (they are detached here afterwards). */
+  async loadModel(m: LoadedModelInfo): Promise<{ parameters: number }> {
+    const names = [...m.params.keys()];
+    const arrays = names.map((n) => m.params.get(n)!);
+    const buffers = [...new Set(arrays.map((a) => a.buffer as ArrayBuffer))];
+    const transfer: ModelTransfer = { cfg: m.cfg, names, arrays, source: m.source };
+    const r = await this.api.loadModel(Comlink.transfer(transfer, buffers));
+    if ('code' in r) throw new Error(r.message);
+    return r;
+  }
+
+  unloadModel(): Promise<void> {
+    return this.api.unloadModel();
+  }
+
+  /** Runs the demo; resolves with the summary or a failure (code 'stopped' after stop()). */
+  runDemo(opts: PageRunOptions, onEvent: (e: DemoEvent) => void): Promise<PageRunSummary | WorkerFailure> {
+    let force!: (f: WorkerFailure) => void;
+    const forced = new Promise<WorkerFailure>((resolve) => (force = resolve));
+    const run = Promise.race([this.api.runDemo(opts, Comlink.proxy(onEvent)), forced]);
+    const entry = { force, settled: run.then(() => undefined, () => undefined) };
+    this.current = entry;
+    return run.finally(() => {
+      if (this.current === entry) this.current = null;
+    });
+  }
+
+  /** Stops the current run: politely first, then by restarting the worker. */
+  async stop(graceMs = STOP_GRACE_MS): Promise<'stopped' | 'restarted' | 'idle'> {
+    const run = this.current;
+    if (!run) return 'idle';
+    void this.api.stop().catch(() => undefined); // not awaited: a stuck worker must not block the restart
+    const sleep = new Promise<false>((resolve) => setTimeout(() => resolve(false), graceMs));
+    if (await Promise.race([run.settled.then(() => true as const), sleep])) return 'stopped';
+    await this.restart(`the GPU worker did not stop within ${graceMs / 1000} s, so it was restarted`);
+    return 'restarted';
+  }
+
+  /** Terminates the worker and starts a fresh one on the same adapter level. */
+  private async restart(why: string): Promise<void> {
+    const level = this.adapter?.level ?? 'auto';
+    this.current?.force({ code: 'stopped', message: `run stopped: ${why}` });
+    this.current = null;
+    this.api[Comlink.releaseProxy]();
+    this.worker.terminate();
+    this.adapter = null;
+    this.initChain = Promise.resolve();
+    this.spawn();
+    this.events.onRestart?.();
+    await this.init(level);
+  }
+}

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_RUN_CONFIG, type RunConfig } from './runConfig';
+import { encodeRunConfig, fromBase64Url, readShareLink, shareHash, shareUrl, toBase64Url } from './shareLink';
+
+const config: RunConfig = { preset: 'tiny', seed: 42, sftSteps: 7, batchSize: 2, seqLen: 640, lr: 0.0005, quick: true };
+
+describe('share links', () => {
+  it('base64url round-trips UTF-8 without padding or +/', () => {
+    for (const text of ['', 'a', 'ab', 'abc', '{"x":"é ✓ 🚀"}', '\u00ff\u00fe>>>???']) {
+      const enc = toBase64Url(text);
+      expect(enc).toMatch(/^[A-Za-z0-9_-]*$/);
+      expect(fromBase64Url(enc)).toBe(text);
+    }
+  });
+
+  it('round-trips a config through the hash, with and without autostart', () => {
+    expect(readShareLink(shareHash(config))).toEqual({ kind: 'ok', config, autostart: false });
+    expect(readShareLink(shareHash(config, { autostart: true }))).toEqual({ kind: 'ok', config, autostart: true });
+  });
+
+  it('builds a full URL, replacing an existing fragment', () => {
+    const url = shareUrl('http://127.0.0.1:4173/?adapter=core#config=old', config);
+    expect(url).toBe(`http://127.0.0.1:4173/?adapter=core#config=${encodeRunConfig(config)}`);
+    const u = new URL(url);
+    expect(readShareLink(u.hash, u.search)).toMatchObject({ kind: 'ok', config });
+  });
+
+  it('equal configs give equal links whatever the key order', () => {
+    const shuffled = { quick: true, lr: 0.0005, seqLen: 640, batchSize: 2, sftSteps: 7, seed: 42, preset: 'tiny' } as RunConfig;
+    expect(encodeRunConfig(shuffled)).toBe(encodeRunConfig(config));
+  });
+
+  it('reads the query string when the fragment has no config', () => {
+    expect(readShareLink('', `?config=${encodeRunConfig(config)}&autostart=1`)).toEqual({ kind: 'ok', config, autostart: true });
+    expect(readShareLink('#other=1', '')).toEqual({ kind: 'none' });
+  });
+
+  it('fills fields a link leaves out with the defaults', () => {
+    const r = readShareLink(`#config=${toBase64Url(JSON.stringify({ sftSteps: 3 }))}`);
+    expect(r).toEqual({ kind: 'ok', config: { ...DEFAULT_RUN_CONFIG, sftSteps: 3 }, autostart: false });
+  });
+
+  it.each([
+    ['not base64url', '#config=%%%', /not base64url-encoded JSON/],
+    ['cut off mid-character', `#config=${toBase64Url('{"preset":"nano"}').slice(0, 5)}`, /does not decode to JSON|not base64url/],
+    ['an array', `#config=${toBase64Url('[1,2]')}`, /must decode to a JSON object/],
+    ['a bad field', `#config=${toBase64Url(JSON.stringify({ ...config, batchSize: 0 }))}`, /batchSize must be at least 1/],
+    ['empty', '#config=', /config= is empty/],
+  ])('rejects a link that is %s, falling back to the defaults', (_what, hash, message) => {
+    const r = readShareLink(`${hash}&autostart=1`);
+    expect(r.kind).toBe('invalid');
+    if (r.kind !== 'invalid') return;
+    expect(r.error).toMatch(message);
+    expect(r.error).toMatch(/The form shows the defaults instead and the run was not started\./);
+    expect(r.config).toEqual(DEFAULT_RUN_CONFIG);
+  });
+});
