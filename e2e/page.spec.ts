@@ -8,6 +8,7 @@ import { BYTE_VOCAB_SIZE, type ModelConfig } from '../src/model/config';
 import { countParameters, parameterTable } from '../src/model/parameters';
 import { DEFAULT_RUN_CONFIG, type RunConfig } from '../src/app/runConfig';
 import { shareHash, toBase64Url } from '../src/app/shareLink';
+import { CHROMIUM_PATH } from '../scripts/lib/browser';
 
 /** One layer, hidden 32, untied LM head: 26 k parameters, trains a step in seconds on a CPU adapter. */
 const TINY: ModelConfig = {
@@ -222,4 +223,20 @@ test('a corrupt or mismatched safetensors file shows a clear error', async ({ pa
   await upload(knownLossModel(other).safetensors);
   await expect(page.getByTestId('error-box')).toContainText("tensor 'model.layers.0.mlp.gate_proj.weight': expected shape [64, 32], found [96, 32]");
   await page.screenshot({ path: info.outputPath('model-error.png'), fullPage: true });
+});
+
+test('in a browser without WebGPU: the error box says so, the header shows no GPU, and Start stays off', async ({ playwright, baseURL }) => {
+  const browser = await playwright.chromium.launch({ executablePath: CHROMIUM_PATH, args: ['--no-sandbox', '--disable-features=WebGPU'] });
+  try {
+    const page = await (await browser.newContext({ baseURL })).newPage();
+    await page.goto('/');
+    await expect(page.getByTestId('adapter')).toHaveAttribute('data-state', 'failed', { timeout: 60_000 });
+    await expect(page.getByTestId('adapter')).toContainText('no GPU');
+    // Chromium still defines navigator.gpu here but has no adapter to give; either way the message says what to do.
+    await expect(page.getByTestId('error-box')).toContainText(/GPU: (No WebGPU adapter was found .*check chrome:\/\/gpu|WebGPU is not available in this worker .*Use a recent Chrome)/);
+    await expect(page.getByTestId('start')).toBeDisabled();
+    await expect(page.getByTestId('run-status')).toHaveText(/No GPU/);
+  } finally {
+    await browser.close();
+  }
 });

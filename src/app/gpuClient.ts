@@ -44,7 +44,11 @@ export class GpuClient {
   init(level: FeatureLevelChoice = 'auto'): Promise<AdapterReport | WorkerFailure> {
     const next = this.initChain.then(async () => {
       if (this.adapter?.level === level) return this.adapter.report;
-      const r = await this.api.init({ featureLevel: level }, Comlink.proxy((f: WorkerFailure) => this.events.onLost?.(f)));
+      const lost = (f: WorkerFailure) => {
+        this.adapter = null; // the next init acquires a new device
+        this.events.onLost?.(f);
+      };
+      const r = await this.api.init({ featureLevel: level }, Comlink.proxy(lost));
       this.adapter = 'code' in r ? null : { level, report: r };
       return r;
     });

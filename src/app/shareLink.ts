@@ -65,13 +65,13 @@ export function readShareLink(hash: string, search = ''): ShareLinkRead {
   try {
     text = fromBase64Url(encoded);
   } catch (e) {
-    return invalid(`config= is not base64url-encoded JSON (${(e as Error).message}); was the link cut off when it was copied?`);
+    return invalid(`config= is not base64url-encoded JSON (${(e as Error).message}): the link may have been cut off when it was copied`);
   }
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (e) {
-    return invalid(`config= does not decode to JSON (${(e as Error).message}); was the link cut off when it was copied?`);
+    return invalid(`config= does not decode to JSON (${(e as Error).message}): the link may have been cut off when it was copied`);
   }
   if (typeof json !== 'object' || json === null || Array.isArray(json)) return invalid('config= must decode to a JSON object');
   // Fields a link leaves out take their defaults: links stay valid when new fields are added.

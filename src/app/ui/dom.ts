@@ -26,16 +26,3 @@ export function h<K extends keyof HTMLElementTagNameMap>(tag: K, props: Props = 
 export function panel(title: string, testid: string, ...children: Child[]): HTMLElement {
   return h('section', { class: 'panel', testid }, h('h2', { text: title }), ...children);
 }
-
-/** Bytes for people: 1.2 MiB. */
-export function bytesText(n: number): string {
-  if (n < 1024) return `${n} B`;
-  const units = ['KiB', 'MiB', 'GiB'];
-  let v = n / 1024;
-  let u = 0;
-  while (v >= 1024 && u < units.length - 1) {
-    v /= 1024;
-    u++;
-  }
-  return `${v.toFixed(v < 10 ? 2 : 1)} ${units[u]}`;
-}

@@ -1,6 +1,7 @@
 // Page header: the name and what this tab's GPU worker got (adapter, feature level, features, limits).
 import type { AdapterReport, WorkerFailure } from '../../workers/gpu.worker';
-import { bytesText, h } from './dom';
+import { formatBytes } from '../../model/parameters';
+import { h } from './dom';
 
 export interface Header {
   el: HTMLElement;
@@ -28,7 +29,7 @@ export function createHeader(): Header {
           chip(state.featureLevel, state.featureLevel === 'core' ? 'good' : 'warn'),
           // describeContext ends with the level and features, which the chips show already.
           h('span', { class: 'adapter-name', text: state.description.replace(/ (core|compatibility)( \[[^\]]*\])?$/, '').replace(' (?/?)', ''), attrs: { title: `${state.vendor} / ${state.architecture}` } }),
-          h('span', { class: 'adapter-limits', text: `storage binding ${bytesText(state.maxStorageBufferBindingSize)} · buffer ${bytesText(state.maxBufferSize)}${features.length ? ` · ${features.join(', ')}` : ''}` }),
+          h('span', { class: 'adapter-limits', text: `storage binding ${formatBytes(state.maxStorageBufferBindingSize)} · buffer ${formatBytes(state.maxBufferSize)}${features.length ? ` · ${features.join(', ')}` : ''}` }),
         );
       }
     },

@@ -3,7 +3,8 @@
 // whether it trains here. The page sends the weights to the GPU worker for the next runs.
 import type { DeviceLimits } from '../../model/parameters';
 import { type LoadProgress, type LoadedModelInfo, checkTrainable, formatCount, loadModelFromFiles, loadModelFromUrl, modelUrlBase } from '../modelSource';
-import { bytesText, h, panel } from './dom';
+import { formatBytes } from '../../model/parameters';
+import { h, panel } from './dom';
 
 export interface ModelPanel {
   el: HTMLElement;
@@ -60,7 +61,7 @@ export function createModelPanel(): ModelPanel {
     const f = totalBytes > 0 ? Math.min(1, loadedBytes / totalBytes) : 0;
     bar.value = f;
     const verb = phase === 'download' ? 'downloading' : 'reading tensors';
-    progressText.textContent = `${verb}: ${bytesText(loadedBytes)}${totalBytes ? ` / ${bytesText(totalBytes)} (${Math.round(100 * f)} %)` : ''}`;
+    progressText.textContent = `${verb}: ${formatBytes(loadedBytes)}${totalBytes ? ` / ${formatBytes(totalBytes)} (${Math.round(100 * f)} %)` : ''}`;
     progress.dataset.percent = String(Math.round(100 * f));
   };
 
@@ -88,7 +89,7 @@ export function createModelPanel(): ModelPanel {
       h('dt', { text: 'Source' }), h('dd', { text: m.source }),
       h('dt', { text: 'Parameters' }), h('dd', { testid: 'model-params', text: `${formatCount(m.parameters)} (${m.parameters.toLocaleString('en')})` }),
       h('dt', { text: 'Shape' }), h('dd', { text: `${c.numLayers} layer${c.numLayers === 1 ? '' : 's'} · hidden ${c.hiddenSize} · MLP ${c.intermediateSize} · heads ${c.numHeads}/${c.numKvHeads} kv × ${c.headDim} · vocab ${c.vocabSize}${c.tieWordEmbeddings ? ' · tied embeddings' : ''} · context ${c.maxPositionEmbeddings}` }),
-      h('dt', { text: 'File' }), h('dd', { text: bytesText(m.fileBytes) }),
+      h('dt', { text: 'File' }), h('dd', { text: formatBytes(m.fileBytes) }),
       h('dt', { text: 'Tokenizer' }), h('dd', { text: c.tokenizer }));
     const warnings = m.warnings.length ? h('ul', { class: 'warnings', testid: 'model-warnings' }, ...m.warnings.map((w) => h('li', { text: w }))) : null;
     info.replaceChildren(dl, ...(warnings ? [warnings] : []), fitList);
