@@ -7,18 +7,24 @@
 // Query t attends key s iff s ≤ t and segments[b, s] == segments[b, t] ≥ 0 (packed documents; a
 // negative id marks padding). A row with no allowed key gets out = 0, lse = 0 and zero gradients.
 //
-// Kernels (shaders/attention_*.wgsl): the forward keeps only out and lse (online softmax over key
-// tiles in workgroup memory); the backward computes (lse, Δ = rowsum(dout ∘ out)) per row, then dq
-// per query tile and dk/dv per key tile, recomputing probabilities from q, k and lse. No T×T
-// matrix is ever stored. Tile sizes are chosen per kernel from the head dim and the device's
-// workgroup memory (16 KiB on compatibility adapters).
+// Kernels (shaders/attention_*.wgsl): the forward keeps only out and lse (online softmax); the
+// backward computes (lse, Δ = rowsum(dout ∘ out)) per row, then dq per query row and dk/dv per key
+// row, recomputing probabilities from q, k and lse. No T×T matrix is ever stored. Two variants:
+//   'tile' — query/key tiles in workgroup memory (for GPUs); tile sizes chosen per kernel from the
+//            head dim and the device's workgroup memory (16 KiB on compatibility adapters);
+//   'row'  — each invocation owns a few rows in registers, no workgroup memory or barriers
+//            (shaders/attention_row.wgsl, src/ops/attentionRow.ts), for CPU adapters, which run a
+//            workgroup as SIMD lanes and pay dearly for barriers.
 import commonCode from '../../shaders/attention_common.wgsl?raw';
 import dkdvCode from '../../shaders/attention_backward_dkdv.wgsl?raw';
 import dqCode from '../../shaders/attention_backward_dq.wgsl?raw';
 import statsCode from '../../shaders/attention_backward_stats.wgsl?raw';
 import forwardCode from '../../shaders/attention_forward.wgsl?raw';
+import type { GpuContext } from '../gpu/device';
 import { type GpuRuntime, packParams } from '../gpu/runtime';
 import type { DType, Tensor } from '../gpu/tensor';
+import { ROW_MAX_D, rowBackward, rowBlockFor, rowForward, rowVariantFits } from './attentionRow';
+import { adapterKind } from './matmul';
 
 export interface AttentionSpec {
   B: number;
@@ -32,7 +38,14 @@ export interface AttentionSpec {
   segments?: Tensor;
   /** Tile sizes per kernel (benchmarks and tests); default chooseAttentionTiles for the device. */
   tiles?: Partial<Record<AttentionKernel, AttentionTiles>>;
+  /** Kernel variant (benchmarks and tests); default 'tile' when `tiles` is given, else chooseAttentionVariant for the device. */
+  variant?: AttentionVariant;
+  /** Row kernels: query rows (forward, dq) or key rows (dk/dv) per invocation; default chooseRowBlock. */
+  rowBlock?: number;
 }
+
+/** 'tile': workgroup-memory tiles (GPUs); 'row': a few rows per invocation in registers, no barriers (CPU adapters). */
+export type AttentionVariant = 'tile' | 'row';
 
 export type AttentionKernel = 'forward' | 'dq' | 'dkdv';
 
@@ -56,6 +69,18 @@ const TILE_SIZES = [32, 16, 8, 4, 2, 1];
 const MAX_TILE_ENTRIES = 256;
 const MAX_ACC_PER_THREAD = 32; // register accumulators per invocation before we add threads
 const STATS_THREADS = 64;
+
+/**
+ * Row kernels on CPU adapters (SwiftShader, llvmpipe) when D is a multiple of 4 up to ROW_MAX_D,
+ * tile kernels elsewhere (GPUs: B·H·T/ROWS invocations is little parallelism; untuned there).
+ * At B=4, T=512, Hq=4, Hkv=2, D=24 the row kernels ran forward + backward 7× faster on SwiftShader
+ * and 30× on llvmpipe (shaders/attention_row.wgsl has the numbers).
+ */
+export function chooseAttentionVariant(ctx: Pick<GpuContext, 'adapterInfo'>, D: number): AttentionVariant {
+  const cpu = adapterKind(ctx) !== 'other';
+  return cpu && rowVariantFits(D) ? 'row' : 'tile';
+}
+
 
 /** Workgroup memory of one kernel in bytes (f32 and i32 are 4 bytes), as declared in its .wgsl. */
 export function attentionWorkgroupBytes(kernel: AttentionKernel, blockQ: number, blockK: number, D: number): number {
@@ -117,6 +142,17 @@ function shaderFor(kernel: AttentionKernel | 'stats', D: number, t: AttentionTil
   }
   return code;
 }
+
+
+/** spec.variant, else 'tile' when spec.tiles is given (tiles only shape the tile kernels), else the device's choice. */
+function variantFor(rt: GpuRuntime, spec: { D: number; variant?: AttentionVariant; tiles?: object }, op: string): AttentionVariant {
+  if (!spec.variant) return spec.tiles ? 'tile' : chooseAttentionVariant(rt.ctx, spec.D);
+  if (spec.variant === 'row' && !rowVariantFits(spec.D)) {
+    throw new Error(`${op}: the row kernels need a head dim D that is a multiple of 4 and ≤ ${ROW_MAX_D}, got D = ${spec.D}: use variant 'tile' or omit it`);
+  }
+  return spec.variant;
+}
+
 
 /** A 4-element i32 zero tensor bound where segments or offsets are absent (never released). */
 const dummies = new WeakMap<GpuRuntime, Tensor>();
@@ -209,12 +245,18 @@ export function attentionForward(
   const lse = outs.lse ?? rt.empty([B, Hq, T], 'f32', 'attention:lse'); // (B, Hq, T)
   checkTensor(out, [B, T, Hq, D], 'f32', op, 'out', '(B, T, Hq, D)');
   checkTensor(lse, [B, Hq, T], 'f32', op, 'lse', '(B, Hq, T)');
+  const p = params({ B, Tq: T, Tk: T, Hq, Hkv, scale: spec.scale ?? 1 / Math.sqrt(D), hasSegments: !!spec.segments, hasOffsets: false, pastLen: 0 });
+  if (variantFor(rt, spec, op) === 'row') {
+    const shape = { B, Tq: T, Hq, D, rows: rowBlockFor(spec, T, op) };
+    rowForward(rt, 'attention_forward', shape, p, { q, k, v, segments: spec.segments ?? dummyI32(rt), offsets: dummyI32(rt), out, lse });
+    return { out, lse };
+  }
   const tiles = tilesFor(rt, 'forward', spec, op);
   rt.dispatch({
     op: 'attention_forward',
     code: shaderFor('forward', D, tiles),
     entryPoint: 'forward_attention',
-    params: params({ B, Tq: T, Tk: T, Hq, Hkv, scale: spec.scale ?? 1 / Math.sqrt(D), hasSegments: !!spec.segments, hasOffsets: false, pastLen: 0 }),
+    params: p,
     bindings: [q, k, v, spec.segments ?? dummyI32(rt), dummyI32(rt), out, lse],
     workgroups: [Math.ceil(T / tiles.blockQ), Hq, B],
   });
@@ -252,6 +294,12 @@ export function attentionBackward(
   const segments = spec.segments ?? dummyI32(rt);
   const p = params({ B, Tq: T, Tk: T, Hq, Hkv, scale: spec.scale ?? 1 / Math.sqrt(D), hasSegments: !!spec.segments, hasOffsets: false, pastLen: 0 });
 
+  if (variantFor(rt, spec, op) === 'row') {
+    const shape = { B, T, Hq, Hkv, D, rows: rowBlockFor(spec, T, op) };
+    rowBackward(rt, shape, p, { dout, q, k, v, out, lse, segments, stats, dq, dk, dv });
+    if (!outs.stats) rt.release(stats);
+    return { dq, dk, dv };
+  }
   // (lse, Δ = rowsum(dout ∘ out)) per query row
   const statsTiles: AttentionTiles = { blockQ: 1, blockK: 1, threads: STATS_THREADS };
   rt.dispatch({
@@ -305,6 +353,10 @@ export interface AttentionDecodeSpec {
   /** (B, Tmax) i32 segment ids of the cached positions (as in training; negative = padding). */
   segments?: Tensor;
   tiles?: Partial<Record<'forward', AttentionTiles>>;
+  /** Kernel variant; default chooseAttentionVariant for the device. */
+  variant?: AttentionVariant;
+  /** Row kernel: query rows per invocation; default chooseRowBlock (≤ Tq). */
+  rowBlock?: number;
 }
 
 /**
@@ -339,15 +391,22 @@ export function attentionDecode(
   const lse = outs.lse ?? rt.empty([B, Hq, Tq], 'f32', 'attention:decodeLse'); // (B, Hq, Tq)
   checkTensor(out, [B, Tq, Hq, D], 'f32', op, 'out', '(B, Tq, Hq, D)');
   checkTensor(lse, [B, Hq, Tq], 'f32', op, 'lse', '(B, Hq, Tq)');
+  const perRow = typeof pastLen !== 'number';
+  const p = params({ B, Tq, Tk: Tmax, Hq, Hkv, scale: spec.scale ?? 1 / Math.sqrt(D), hasSegments: !!spec.segments, hasOffsets: perRow, pastLen: perRow ? 0 : pastLen });
+  const segments = spec.segments ?? dummyI32(rt);
+  const offsets = perRow ? pastLen : dummyI32(rt);
+  if (variantFor(rt, spec, op) === 'row') {
+    rowForward(rt, 'attention_decode', { B, Tq, Hq, D, rows: rowBlockFor(spec, Tq, op) }, p, { q, k: kCache, v: vCache, segments, offsets, out, lse });
+    return { out, lse };
+  }
   // few query rows: shrink the query side of the tile, the key side grows into the freed memory
   const tiles = tilesFor(rt, 'forward', spec, op, 2 ** Math.ceil(Math.log2(Tq)));
-  const perRow = typeof pastLen !== 'number';
   rt.dispatch({
     op: 'attention_decode',
     code: shaderFor('forward', D, tiles),
     entryPoint: 'forward_attention',
-    params: params({ B, Tq, Tk: Tmax, Hq, Hkv, scale: spec.scale ?? 1 / Math.sqrt(D), hasSegments: !!spec.segments, hasOffsets: perRow, pastLen: perRow ? 0 : pastLen }),
-    bindings: [q, kCache, vCache, spec.segments ?? dummyI32(rt), perRow ? pastLen : dummyI32(rt), out, lse],
+    params: p,
+    bindings: [q, kCache, vCache, segments, offsets, out, lse],
     workgroups: [Math.ceil(Tq / tiles.blockQ), Hq, B],
   });
   return { out, lse };

@@ -24,7 +24,7 @@ export async function benchAttention(rt: GpuRuntime, spec: AttentionBenchSpec): 
   const dout = rt.upload(randomNormal(rng, B * T * Hq * D), [B, T, Hq, D], 'f32', 'bench:dout'); // (B, T, Hq, D)
   const segIds = Int32Array.from({ length: B * T }, (_, i) => Math.floor(((i % T) * 4) / T));
   const segments = spec.packed ? rt.upload(segIds, [B, T], 'i32', 'bench:segments') : undefined; // (B, T)
-  const full: AttentionSpec = { B, T, Hq, Hkv, D, scale: spec.scale, tiles: spec.tiles, segments };
+  const full: AttentionSpec = { B, T, Hq, Hkv, D, scale: spec.scale, tiles: spec.tiles, variant: spec.variant, rowBlock: spec.rowBlock, segments };
   // preallocated outputs: the timed loop allocates nothing, like a training step
   const out = rt.empty([B, T, Hq, D], 'f32', 'bench:out');
   const lse = rt.empty([B, Hq, T], 'f32', 'bench:lse');
