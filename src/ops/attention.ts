@@ -76,11 +76,10 @@ const STATS_THREADS = 64;
  * At B=4, T=512, Hq=4, Hkv=2, D=24 the row kernels ran forward + backward 7× faster on SwiftShader
  * and 30× on llvmpipe (shaders/attention_row.wgsl has the numbers).
  */
-export function chooseAttentionVariant(ctx: Pick<GpuContext, 'adapterInfo'>, D: number): AttentionVariant {
+export function chooseAttentionVariant(ctx: Pick<GpuContext, 'adapterInfo'> & { featureLevel?: GpuContext['featureLevel'] }, D: number): AttentionVariant {
   const cpu = adapterKind(ctx) !== 'other';
   return cpu && rowVariantFits(D) ? 'row' : 'tile';
 }
-
 
 /** Workgroup memory of one kernel in bytes (f32 and i32 are 4 bytes), as declared in its .wgsl. */
 export function attentionWorkgroupBytes(kernel: AttentionKernel, blockQ: number, blockK: number, D: number): number {
@@ -143,7 +142,6 @@ function shaderFor(kernel: AttentionKernel | 'stats', D: number, t: AttentionTil
   return code;
 }
 
-
 /** spec.variant, else 'tile' when spec.tiles is given (tiles only shape the tile kernels), else the device's choice. */
 function variantFor(rt: GpuRuntime, spec: { D: number; variant?: AttentionVariant; tiles?: object }, op: string): AttentionVariant {
   if (!spec.variant) return spec.tiles ? 'tile' : chooseAttentionVariant(rt.ctx, spec.D);
@@ -152,7 +150,6 @@ function variantFor(rt: GpuRuntime, spec: { D: number; variant?: AttentionVarian
   }
   return spec.variant;
 }
-
 
 /** A 4-element i32 zero tensor bound where segments or offsets are absent (never released). */
 const dummies = new WeakMap<GpuRuntime, Tensor>();

@@ -57,15 +57,18 @@ interface Gemm {
 export type CpuAdapterKind = 'swiftshader' | 'llvmpipe' | 'other';
 
 /**
- * Which software rasteriser (if any) runs this device, from the adapter's info strings. Chromium
- * leaves them empty for its OpenGL ES (llvmpipe) adapter, so there it reads 'other'; Dawn in Node
- * reports 'llvmpipe'. Harmless today: every kind gets the same workgroup shape.
+ * Which software rasteriser (if any) runs this device, from the adapter's info strings. Dawn in
+ * Node names SwiftShader and llvmpipe. Chromium leaves every info string empty for its OpenGL ES
+ * (compatibility) adapter, which on these machines is llvmpipe; real GPUs report at least a vendor,
+ * so "compatibility with no info at all" is taken as llvmpipe (a speed choice only: every kernel
+ * variant is correct everywhere).
  */
-export function adapterKind(ctx: Pick<GpuContext, 'adapterInfo'>): CpuAdapterKind {
+export function adapterKind(ctx: Pick<GpuContext, 'adapterInfo'> & { featureLevel?: GpuContext['featureLevel'] }): CpuAdapterKind {
   const i = ctx.adapterInfo;
   const all = `${i.vendor} ${i.architecture} ${i.device} ${i.description}`.toLowerCase();
   if (all.includes('swiftshader')) return 'swiftshader';
   if (all.includes('llvmpipe')) return 'llvmpipe';
+  if (ctx.featureLevel === 'compatibility' && all.trim() === '') return 'llvmpipe';
   return 'other';
 }
 
