@@ -1,0 +1,75 @@
+// One RL step's metrics, by name (TRL/verl style), shared by the synchronous loop and the async
+// coordinator, and their JSONL form:
+//   reward, reward_std, reward/<component>(/std), success_rate, turns/mean, response_length/mean,
+//   staleness/mean|max (+ the histogram), frac_groups_dropped, loss, clip_ratio(/low|/high),
+//   approx_kl, entropy, grad_norm, lr, rollout/tokens_per_s, train/tokens_per_s, time/*.
+import { stalenessHistogram, summarizeEpisodes } from './grpo';
+import type { GrpoStepResult } from './grpoTrainer';
+import type { Trajectory } from './trajectory';
+
+export interface RlStepRecord {
+  /** 1-based trainer step (counts skipped steps too). */
+  step: number;
+  /** Trainer version after this step (+1 per applied update). */
+  version: number;
+  /** True when the update was skipped (weights unchanged). */
+  skipped: boolean;
+  /** Why it was skipped. */
+  reason?: string;
+  /** hist[k] = trajectories of this step sampled k versions before the trainer's version at training time. */
+  stalenessHistogram: number[];
+  /** Everything else by name (list in the header). */
+  metrics: Record<string, number>;
+}
+
+export interface StepTiming {
+  /** Wall seconds spent producing the step's rollouts (0 when they overlapped with training). */
+  rolloutSeconds: number;
+  /** Wall seconds of the trainer step. */
+  trainSeconds: number;
+  /** Tokens the rollouts sampled (Σ responseTokens). */
+  generatedTokens: number;
+}
+
+export function buildStepRecord(step: number, trainerVersion: number, trajs: readonly Trajectory[], result: GrpoStepResult, timing: StepTiming, extra: Record<string, number> = {}): RlStepRecord {
+  const episodes = summarizeEpisodes(trajs, trainerVersion, {
+    trainingRewards: result.rewards,
+    groupStats: { droppedFraction: fraction(result.keptGroups), zeroStdFraction: result.metrics.frac_reward_zero_std ?? 0 },
+  });
+  const metrics: Record<string, number> = {
+    ...episodes,
+    ...result.metrics,
+    'truncated/fraction': trajs.length ? trajs.filter((t) => t.truncated).length / trajs.length : 0,
+    'train/policy_tokens': result.trainedTokens,
+    'train/processed_tokens': result.processedTokens,
+    'train/tokens_per_s': timing.trainSeconds > 0 ? result.processedTokens / timing.trainSeconds : 0,
+    'rollout/generated_tokens': timing.generatedTokens,
+    'rollout/tokens_per_s': timing.rolloutSeconds > 0 ? timing.generatedTokens / timing.rolloutSeconds : 0,
+    'time/rollout_s': timing.rolloutSeconds,
+    'time/train_s': timing.trainSeconds,
+    ...extra,
+  };
+  const record: RlStepRecord = {
+    step,
+    version: trainerVersion + (result.skipped ? 0 : 1),
+    skipped: result.skipped,
+    stalenessHistogram: stalenessHistogram(trajs, trainerVersion),
+    metrics,
+  };
+  if (result.reason !== undefined) record.reason = result.reason;
+  return record;
+}
+
+function fraction(kept: readonly boolean[]): number {
+  return kept.length ? kept.filter((k) => !k).length / kept.length : 0;
+}
+
+/** One JSON line (NaN/Infinity become null, as JSON has no such numbers). */
+export function toJsonlLine(record: RlStepRecord): string {
+  return JSON.stringify(record, (_k, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? null : v));
+}
+
+/** Sum of sampled tokens over trajectories. */
+export function generatedTokens(trajs: readonly Trajectory[]): number {
+  return trajs.reduce((a, t) => a + t.responseTokens, 0);
+}
