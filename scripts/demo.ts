@@ -19,7 +19,7 @@ if (adapter !== 'llvmpipe' && adapter !== 'swiftshader') {
   console.error(`--adapter must be llvmpipe or swiftshader, got '${adapter}'`);
   process.exit(2);
 }
-const steps = Number(flag('steps', '80'));
+const steps = Number(flag('steps', '150'));
 const seed = Number(flag('seed', '1'));
 const preset = flag('preset', 'nano') as 'nano' | 'tiny' | 'small';
 if (!Number.isInteger(steps) || steps < 1) {

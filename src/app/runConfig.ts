@@ -30,7 +30,7 @@ export interface RunConfig {
  * out rather than imported so this module (and share links) stays free of the GPU code; a unit test
  * keeps the two equal.
  */
-export const DEFAULT_RUN_CONFIG: RunConfig = { preset: 'nano', seed: 1, sftSteps: 80, batchSize: 4, seqLen: 384, lr: 8e-3, quick: false };
+export const DEFAULT_RUN_CONFIG: RunConfig = { preset: 'nano', seed: 1, sftSteps: 150, batchSize: 4, seqLen: 384, lr: 8e-3, quick: false };
 
 export type RunConfigField = keyof RunConfig;
 

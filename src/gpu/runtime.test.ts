@@ -116,7 +116,7 @@ describe('device acquisition errors', () => {
   });
 
   it('turns optional features off on request (fallback paths)', async () => {
-    const ctx = await acquireDevice({ gpu: nodeGpu(), disableFeatures: ['subgroups', 'timestamp-query', 'shader-f16'] });
+    const ctx = await acquireDevice({ gpu: nodeGpu(), disableFeatures: ['subgroups' as GPUFeatureName, 'timestamp-query', 'shader-f16'] });
     expect(ctx.features).toEqual({ shaderF16: false, subgroups: false, timestampQuery: false });
     ctx.device.destroy();
   });

@@ -29,7 +29,7 @@ export interface DemoOptions {
 }
 
 export const DEFAULT_DEMO: DemoOptions = {
-  preset: 'nano', seed: 1, sftSteps: 80, trainConversations: 64, evalTasks: 32, batchSize: 4, seqLen: 384, lr: 8e-3,
+  preset: 'nano', seed: 1, sftSteps: 150, trainConversations: 64, evalTasks: 32, batchSize: 4, seqLen: 384, lr: 8e-3,
 };
 
 export type DemoEvent =
