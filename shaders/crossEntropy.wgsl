@@ -6,6 +6,9 @@
 // Backward: one thread per logit, softmax recomputed from the saved lse (no (N, V) probabilities
 // kept), dlogits = dlogp · (onehot(t) − softmax). The in-place variant overwrites the logits with
 // their gradient (llm.c style), saving an (N, V) buffer — the largest one in a Qwen3-vocab model.
+// Entropy bonus (GRPO): the *_entropy backward variants take per-row coefficients (dlogp, dH, H)
+// and add dH · ∂H/∂z_j = −dH · p_j · (log p_j + H) in the same pass, so the in-place backward
+// still reads each logit exactly once before overwriting it (H from forward_entropy*, run earlier).
 
 const WG: u32 = 256u;
 
@@ -21,6 +24,7 @@ struct Params { N: u32, V: u32 }
 @group(0) @binding(7) var<storage, read_write> dlogits: array<f32>;   // (N, V)
 @group(0) @binding(8) var<storage, read_write> logits_rw: array<f32>; // (N, V) in-place backward
 @group(0) @binding(9) var<storage, read_write> entropy: array<f32>;   // (N)
+@group(0) @binding(10) var<storage, read> grad_rows: array<f32>;      // (N, 3) (dlogp, dH, H) per row
 
 var<workgroup> scratch: array<f32, WG>;
 
@@ -107,6 +111,34 @@ fn backward_logprob_inplace(@builtin(global_invocation_id) gid: vec3<u32>, @buil
   let j = i % params.V;
   let onehot = select(0.0, 1.0, i32(j) == targets[n]);
   logits_rw[i] = dlogp[n] * (onehot - exp(logits_rw[i] - lse_in[n]));
+}
+
+// forward: logp = x_t − lse, H = −Σ_j p_j log p_j  ⇒
+//   dlogits[j] = dlogp · (onehot(t)[j] − p_j) + dH · (−p_j · (log p_j + H))
+fn logprob_entropy_grad(i: u32, x: f32) -> f32 {
+  let n = i / params.V;
+  let j = i % params.V;
+  let a = grad_rows[3u * n];
+  let b = grad_rows[3u * n + 1u];
+  let H = grad_rows[3u * n + 2u];
+  let lp = x - lse_in[n];
+  let p = exp(lp);
+  let onehot = select(0.0, 1.0, i32(j) == targets[n]);
+  return a * onehot - p * (a + b * (lp + H));
+}
+
+@compute @workgroup_size(WG)
+fn backward_logprob_entropy(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+  let i = gid.x + gid.y * nwg.x * WG;
+  if (i >= params.N * params.V) { return; }
+  dlogits[i] = logprob_entropy_grad(i, logits[i]);
+}
+
+@compute @workgroup_size(WG)
+fn backward_logprob_entropy_inplace(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+  let i = gid.x + gid.y * nwg.x * WG;
+  if (i >= params.N * params.V) { return; }
+  logits_rw[i] = logprob_entropy_grad(i, logits_rw[i]);
 }
 
 // ---- one invocation per row (small vocabularies) --------------------------------------------

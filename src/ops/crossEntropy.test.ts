@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { TEST_ADAPTERS, testRuntime } from '../gpu/testDevice';
+import type { GpuRuntime } from '../gpu/runtime';
 import * as ref from '../reference/ops';
+import { entropyLogitGradient } from '../train/grpo/entropy';
 import { Rng } from '../util/rng';
 import { crossEntropyWeights, entropyForward, logprobBackward, logprobForward, maskedMeanNll } from './crossEntropy';
 import { errorVs, randF32as64, upload64, uploadI32 } from './testUtil';
@@ -57,5 +59,70 @@ describe.each(TEST_ADAPTERS)('log-prob / cross-entropy on %s', (adapter) => {
     expect(dl).toBe(tl);
     expect(await errorVs(rt, dl, ref.crossEntropyBackward(logits, targets, mask, r.lse, N, V))).toBeLessThanOrEqual(TOL);
     rt.release(tl, tt, logp, lse, w);
+  });
+
+  /** Fresh logits, targets and per-row (dlogp, dH, H) with H from the GPU entropy kernel (as the GRPO trainer does). */
+  async function entropyBonusCase(rt: GpuRuntime, N: number, V: number, seed: number) {
+    const rng = new Rng(seed);
+    const logits = randF32as64(rng, N * V, 2);
+    const targets = Int32Array.from({ length: N }, () => rng.int(0, V - 1));
+    const dlogp = randF32as64(rng, N);
+    const dH = randF32as64(rng, N);
+    const tl = upload64(rt, logits, [N, V]);
+    const tt = uploadI32(rt, targets, [N]);
+    const { logp, lse } = logprobForward(rt, tl, tt, { N, V });
+    const ent = entropyForward(rt, tl, lse, { N, V });
+    const H = await rt.readF32(ent);
+    const rows = rt.upload(Float32Array.from({ length: 3 * N }, (_, i) => [dlogp, dH, H][i % 3][Math.floor(i / 3)]), [N, 3]);
+    rt.release(logp, ent);
+    return { logits, targets, dlogp, dH, tl, tt, lse, rows };
+  }
+
+  it.each([
+    [1, 7],
+    [5, 11],
+    [13, 300],
+  ])(`fused entropy-bonus backward (N=%i, V=%i): dlogp·(onehot − p) + dH·∂H/∂z vs entropyLogitGradient, in place and not, rel err ≤ 1e-5`, async (N, V) => {
+    const rt = await testRuntime(adapter);
+    const c = await entropyBonusCase(rt, N, V, 7 * N + V);
+    const r = ref.logprobForward(c.logits, c.targets, N, V);
+    const want = ref.logprobBackward(c.dlogp, c.logits, c.targets, r.lse, N, V);
+    for (let n = 0; n < N; n++) {
+      const g = entropyLogitGradient(c.logits.subarray(n * V, (n + 1) * V));
+      for (let j = 0; j < V; j++) want[n * V + j] += c.dH[n] * g[j];
+    }
+    const spec = { N, V };
+    const dl = logprobBackward(rt, c.rows, c.tl, c.tt, c.lse, spec);
+    expect(await errorVs(rt, dl, want)).toBeLessThanOrEqual(1e-5);
+    const inPlace = logprobBackward(rt, c.rows, c.tl, c.tt, c.lse, spec, { inPlace: true });
+    expect(inPlace).toBe(c.tl);
+    expect(await errorVs(rt, inPlace, want)).toBeLessThanOrEqual(1e-5);
+    rt.release(c.tl, c.tt, c.lse, c.rows, dl);
+  });
+
+  it('fused entropy-bonus backward matches finite differences of Σ dlogp·logp + dH·H (N=3, V=7), rel err ≤ 1e-4', async () => {
+    const rt = await testRuntime(adapter);
+    const [N, V] = [3, 7];
+    const c = await entropyBonusCase(rt, N, V, 99);
+    const dl = logprobBackward(rt, c.rows, c.tl, c.tt, c.lse, { N, V }, { inPlace: true });
+    const analytic = Float64Array.from(await rt.readF32(dl));
+    const x = Float64Array.from(c.logits);
+    const f = () => {
+      const { logp } = ref.logprobForward(x, c.targets, N, V);
+      const H = ref.entropyForward(x, N, V);
+      let s = 0;
+      for (let n = 0; n < N; n++) s += c.dlogp[n] * logp[n] + c.dH[n] * H[n];
+      return s;
+    };
+    expect(ref.checkGradients(f, x, analytic, { samples: N * V, rtol: 1e-4 })).toBeLessThanOrEqual(1e-4);
+    rt.release(c.tl, c.tt, c.lse, c.rows);
+  });
+
+  it('rejects a dlogp that is neither (N) nor (N, 3) rows', async () => {
+    const rt = await testRuntime(adapter);
+    const [N, V] = [4, 5];
+    const [tl, tt, lse, bad] = [rt.zeros([N, V]), rt.zeros([N], 'i32'), rt.zeros([N]), rt.zeros([N, 2])];
+    expect(() => logprobBackward(rt, bad, tl, tt, lse, { N, V })).toThrow(/needs \[4\] or \[4, 3\]/);
+    rt.release(tl, tt, lse, bad);
   });
 });

@@ -1,6 +1,7 @@
 // Token log-probabilities, masked cross-entropy and entropy over the vocabulary
 // (shaders/crossEntropy.wgsl). GRPO uses logprob forward/backward directly with per-token
-// weights; SFT's cross-entropy is the same backward with dlogp = −mask / Σ mask.
+// weights (plus the entropy bonus's gradient, fused into the same backward pass); SFT's
+// cross-entropy is the same backward with dlogp = −mask / Σ mask.
 import code from '../../shaders/crossEntropy.wgsl?raw';
 import type { GpuRuntime } from '../gpu/runtime';
 import { packParams } from '../gpu/runtime';
@@ -39,6 +40,10 @@ export function logprobForward(rt: GpuRuntime, logits: Tensor, targets: Tensor, 
 
 /**
  * dlogits (N, V) = dlogp[n] · (onehot(t_n) − softmax(logits[n])).
+ * `dlogp` is (N), or (N, 3) rows (dlogp, dH, H) to add an entropy bonus's gradient in the same pass:
+ * dlogits[n, j] += dH[n] · ∂H_n/∂z_j = −dH[n] · p_j · (log p_j + H_n), H from entropyForward on the
+ * same logits (GRPO: dH = −entropyCoef · w_n, grpo/entropy.ts). Fusing it keeps the in-place variant
+ * valid: each logit is read once, then overwritten.
  * `inPlace: true` overwrites `logits` with the gradient and returns it (saves an (N, V) buffer).
  */
 export function logprobBackward(
@@ -46,14 +51,18 @@ export function logprobBackward(
   opts?: { dlogits?: Tensor; inPlace?: boolean },
 ): Tensor {
   check(spec, logits, targets, 'logprobBackward');
-  if (dlogp.size !== spec.N || lse.size !== spec.N) throw new Error(`logprobBackward: dlogp and lse need N = ${spec.N} elements`);
+  const rows = dlogp.shape.length === 2 && dlogp.shape[0] === spec.N && dlogp.shape[1] === 3;
+  if (!(rows || dlogp.size === spec.N)) throw new Error(`logprobBackward: dlogp '${dlogp.label}' has shape [${dlogp.shape.join(', ')}], needs [${spec.N}] or [${spec.N}, 3] (dlogp, dH, H rows)`);
+  if (lse.size !== spec.N) throw new Error(`logprobBackward: lse needs N = ${spec.N} elements`);
   const groups = grid1d(spec.N * spec.V, 256);
+  const dlogpBinding: Record<number, Tensor> = rows ? { 10: dlogp } : { 5: dlogp };
+  const variant = rows ? 'logprob_entropy' : 'logprob';
   if (opts?.inPlace) {
-    rt.dispatch({ op: 'logprob_backward_inplace', code, entryPoint: 'backward_logprob_inplace', params: params(spec), bindings: { 2: targets, 5: dlogp, 6: lse, 8: logits }, workgroups: groups });
+    rt.dispatch({ op: `${variant}_backward_inplace`, code, entryPoint: `backward_${variant}_inplace`, params: params(spec), bindings: { 2: targets, ...dlogpBinding, 6: lse, 8: logits }, workgroups: groups });
     return logits;
   }
   const dlogits = opts?.dlogits ?? rt.empty(logits.shape, 'f32', 'logprob.dlogits');
-  rt.dispatch({ op: 'logprob_backward', code, entryPoint: 'backward_logprob', params: params(spec), bindings: { 1: logits, 2: targets, 5: dlogp, 6: lse, 7: dlogits }, workgroups: groups });
+  rt.dispatch({ op: `${variant}_backward`, code, entryPoint: `backward_${variant}`, params: params(spec), bindings: { 1: logits, 2: targets, ...dlogpBinding, 6: lse, 7: dlogits }, workgroups: groups });
   return dlogits;
 }
 

@@ -1,6 +1,7 @@
 // GRPO trainer on the GPU (llvmpipe): the trainer's log-probs of rollout tokens equal the behaviour
 // log-probs generate() recorded (alignment), an update moves the policy toward the better sample,
-// and non-finite input or no signal skips the update with the weights untouched.
+// non-finite input or no signal skips the update with the weights untouched, the GPU loss path gives
+// the host (float64 grpoLoss) path's gradients, metrics and update, and the entropy bonus raises entropy.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fakeFamily } from '../eval/fakeFamily';
 import type { GpuRuntime } from '../gpu/runtime';
@@ -8,6 +9,7 @@ import { testRuntime } from '../gpu/testDevice';
 import { BYTE_VOCAB_SIZE, type ModelConfig } from '../model/config';
 import { GpuWeights, initialWeights } from '../model/weights';
 import { ByteTokenizer } from '../tokenizer';
+import { relativeError } from '../reference/ops/finiteDiff';
 import { grpoConfig } from './grpo';
 import { DEFAULT_GRPO_TRAINER, GrpoTrainer, type GrpoTrainerConfig } from './grpoTrainer';
 import { modelTurnGenerator } from './modelGenerator';
@@ -98,6 +100,24 @@ describe('GrpoTrainer (llvmpipe)', () => {
     w.destroy();
   });
 
+  it.each(['gpu', 'host'] as const)('loss on %s: skips the update and keeps the weights when a ratio overflows float32 on a negative advantage', async (lossOn) => {
+    const w = new GpuWeights(rt, MICRO, initialWeights(MICRO, 9));
+    const trajs = withRewards(await sampled(w, 7), (t) => (t.sample === 0 ? 1 : 0));
+    const loser = trajs.findIndex((t) => t.sample === 1);
+    const k = trajs[loser].lossMask.indexOf(1);
+    // π/π_behaviour ≈ e^195: beyond f32 on the GPU; on the host dlogp = w·r·|A| overflows f32 too
+    trajs[loser] = { ...trajs[loser], behaviourLogprobs: trajs[loser].behaviourLogprobs.map((x, i) => (i === k ? -200 : x)) };
+    const before = await w.download();
+    const trainer = new GrpoTrainer(rt, w, trainerCfg({ lossOn }));
+    const r = await trainer.step(trajs);
+    expect(r.skipped).toBe(true);
+    expect(r.reason).toMatch(/overflow/);
+    const after = await w.download();
+    for (const [name, v] of before) expect(after.get(name)).toEqual(v);
+    trainer.destroy();
+    w.destroy();
+  });
+
   it('with dynamic sampling, skips a batch whose groups all have equal rewards', async () => {
     const w = new GpuWeights(rt, MICRO, initialWeights(MICRO, 6));
     const trajs = withRewards(await sampled(w, 4), () => 0.5);
@@ -105,6 +125,59 @@ describe('GrpoTrainer (llvmpipe)', () => {
     const r = await trainer.step(trajs);
     expect(r).toMatchObject({ skipped: true, keptGroups: [false, false] });
     expect(r.reason).toMatch(/every group was dropped/);
+    trainer.destroy();
+    w.destroy();
+  });
+
+  it.each([
+    ['ppo', {}],
+    ['tis + entropy bonus + per-turn credit', { importanceCorrection: 'tis', grpo: grpoConfig('default', { groupSize: 2, entropyCoef: 0.05, turnCreditCoef: 0.5 }) }],
+  ] as [string, Partial<GrpoTrainerConfig>][])('%s: the GPU loss gives the host path’s gradients, metrics and update (rel err ≤ 1e-4)', async (_, o) => {
+    const init = initialWeights(MICRO, 7);
+    const [wGpu, wHost] = [new GpuWeights(rt, MICRO, init), new GpuWeights(rt, MICRO, init)];
+    const trajs = withRewards(await sampled(wGpu, 5), (t) => (t.sample === 0 ? 1 : 0));
+    const before = await wGpu.download();
+    // AdamW's first step is lr·g/(|g| + eps): eps = 1e-3 keeps it continuous in g (with 1e-8 it is
+    // lr·sign(g), which flips on gradients that are zero up to rounding) and the deltas large enough
+    // that the f32 rounding of the weights (~1e-8) stays far below the tolerance
+    const cfg = (lossOn: 'gpu' | 'host') => trainerCfg({ ...o, lossOn, eps: 1e-3 });
+    const [tGpu, tHost] = [new GrpoTrainer(rt, wGpu, cfg('gpu')), new GrpoTrainer(rt, wHost, cfg('host'))];
+    const [rGpu, rHost] = [await tGpu.step(trajs), await tHost.step(trajs)];
+    expect(rGpu.skipped).toBe(false);
+    expect(rHost.skipped).toBe(false);
+    expect(Object.keys(rGpu.metrics).sort()).toEqual(Object.keys(rHost.metrics).sort());
+    for (const [k, v] of Object.entries(rHost.metrics)) {
+      expect(Math.abs(rGpu.metrics[k] - v), k).toBeLessThanOrEqual(1e-4 * Math.abs(v) + 1e-7);
+    }
+    const [gGpu, gHost] = [await wGpu.downloadGrads(), await wHost.downloadGrads()];
+    const [aGpu, aHost] = [await wGpu.download(), await wHost.download()];
+    for (const [name, g] of gHost) {
+      expect(relativeError(gGpu.get(name)!, g), name).toBeLessThanOrEqual(1e-4);
+      const delta = (w: Map<string, Float32Array>) => w.get(name)!.map((x, i) => x - before.get(name)![i]);
+      expect(relativeError(delta(aGpu), delta(aHost)), name).toBeLessThanOrEqual(1e-4);
+    }
+    tGpu.destroy();
+    tHost.destroy();
+    wGpu.destroy();
+    wHost.destroy();
+  });
+
+  it.each([
+    [0.05, 'raises'],
+    [-0.05, 'lowers'],
+  ])('with zero advantages, entropyCoef = %d %s the policy’s entropy on the trained tokens', async (entropyCoef, dir) => {
+    const w = new GpuWeights(rt, MICRO, initialWeights(MICRO, 8));
+    const trajs = withRewards(await sampled(w, 6), () => 0.5); // all equal: advantages 0, only the bonus acts
+    const grpo = grpoConfig('default', { groupSize: 2, entropyCoef });
+    const trainer = new GrpoTrainer(rt, w, trainerCfg({ grpo }));
+    const r = await trainer.step(trajs);
+    expect(r.skipped).toBe(false);
+    expect(r.metrics.pg_loss).toBe(0);
+    const probe = new GrpoTrainer(rt, w, trainerCfg({ grpo, lr: 0 }));
+    const after = (await probe.step(trajs)).metrics.entropy;
+    if (dir === 'raises') expect(after).toBeGreaterThan(r.metrics.entropy);
+    else expect(after).toBeLessThan(r.metrics.entropy);
+    probe.destroy();
     trainer.destroy();
     w.destroy();
   });

@@ -1,6 +1,11 @@
 // One GRPO optimizer step on the GPU from a batch of trajectories (TRL's GRPOTrainer, on our model):
-//   rewards → group advantages → packed micro-batches → per micro-batch: forward, logp read back,
-//   grpoLoss on the host (dlogp), backward (gradients accumulate) → AdamW once for the step.
+//   rewards → group advantages → packed micro-batches → per micro-batch: forward, GRPO loss and
+//   dlogp, backward (gradients accumulate) → AdamW once for the step.
+// The loss runs on the GPU (lossOn 'gpu', ops/grpoLoss): the host uploads per-token (oldLogp,
+// advantage, weight) and reads back only per-token statistics for the metrics. lossOn 'host' is the
+// reference path: logp read back, grpoLoss in float64 (grpo/loss.ts), dlogp uploaded.
+// Entropy bonus (entropyCoef ≠ 0): dlogp becomes (N, 3) rows (dlogp, dH, H) and the model's in-place
+// logprob backward adds dH · ∂H/∂z in the same pass (ops/crossEntropy, grpo/entropy.ts).
 // Non-finite inputs, a skipped loss, or non-finite gradients skip the update (the GPU optimizer
 // refuses non-finite gradients), so the weights stay the last good ones; the step says why.
 import type { GpuRuntime } from '../gpu/runtime';
@@ -10,9 +15,10 @@ import { modelBackward } from '../model/backward';
 import { modelForward, tokenLogprobs, writeBatch } from '../model/forward';
 import type { GpuWeights } from '../model/weights';
 import { entropyForward } from '../ops/crossEntropy';
+import { GRPO_STATS, type GrpoStatSums, grpoLossForward, packGrpoTokens, sumGrpoStats } from '../ops/grpoLoss';
 import {
-  type GrpoConfig, type GrpoMetrics, groupAdvantages, grpoLoss, keepGroups, tokenAdvantagesFromTurns, trainingRewards,
-  turnAdvantages, turnRewardsFromRunningTotals, validateGrpoConfig,
+  type BatchTotals, entropyGradWeights, type GrpoConfig, type GrpoMetrics, groupAdvantages, grpoLoss, keepGroups, selectTokens,
+  tokenAdvantagesFromTurns, type TokenSelection, trainingRewards, turnAdvantages, turnRewardsFromRunningTotals, validateGrpoConfig,
 } from './grpo';
 import { AdamWState } from './optimizerState';
 import { buildRlBatch, type RlBatch } from './rlBatch';
@@ -40,16 +46,34 @@ export interface GrpoTrainerConfig {
    * (their logp, detached), so ρ = min(π_current/π_behaviour, tisCap) weights each token.
    */
   importanceCorrection: 'ppo' | 'tis';
-  /** Compute per-token entropy for the `entropy` metric (one extra kernel per micro-batch). */
+  /** Compute per-token entropy for the `entropy` metric (one extra kernel per micro-batch; always on with an entropy bonus). */
   entropyMetric: boolean;
   /** Pack several trajectories per row (default true). */
   pack: boolean;
+  /**
+   * Where the GRPO loss and dlogp are computed (default 'gpu'): 'gpu' — the grpoLoss kernel, only
+   * per-token statistics read back; 'host' — logp read back, grpoLoss in float64, dlogp uploaded (the reference).
+   */
+  lossOn?: 'gpu' | 'host';
 }
 
 export const DEFAULT_GRPO_TRAINER: Omit<GrpoTrainerConfig, 'grpo'> = {
   microBatchRows: 4, seqLen: 512, lr: 2e-3, beta1: 0.9, beta2: 0.99, eps: 1e-8, weightDecay: 0, maxGradNorm: 1,
-  importanceCorrection: 'ppo', entropyMetric: true, pack: true,
+  importanceCorrection: 'ppo', entropyMetric: true, pack: true, lossOn: 'gpu',
 };
+
+/** The loss inputs of one micro-batch that the host knows (per token N, per trajectory S). */
+interface MicroBatchLoss {
+  oldLogp: Float32Array; // (N) behaviour log-probs
+  mask: Float32Array; // (N)
+  seqIndex: Int32Array; // (N)
+  advantages: number[]; // (S)
+  tokenAdvantages?: Float64Array; // (N) per-turn credit
+  truncated: boolean[]; // (S)
+  batchTotals: BatchTotals;
+}
+
+type LossOutcome = { skipped: false; metrics: GrpoMetrics } | { skipped: true; reason: string; metrics: GrpoMetrics };
 
 export interface GrpoStepResult {
   /** True when no update was applied (weights unchanged). */
@@ -88,7 +112,11 @@ export class GrpoTrainer {
   readonly opt: AdamWState;
   private readonly acts: Activations;
   private readonly scratch: BackwardScratch;
-  private readonly entropy: Tensor | null;
+  private readonly entropy: Tensor | null; // (N) H per token
+  private readonly lossOn: 'gpu' | 'host';
+  private readonly tokenInputs: Tensor | null; // (N, 3) GPU loss input (oldLogp, advantage, weight)
+  private readonly tokenPack: Float32Array; // (N·3) its host staging
+  private readonly stats: Tensor | null; // (N, GRPO_STATS) GPU loss statistics
 
   constructor(
     private readonly rt: GpuRuntime,
@@ -97,12 +125,24 @@ export class GrpoTrainer {
   ) {
     validateGrpoConfig(cfg.grpo);
     if (cfg.grpo.klCoef > 0) throw new Error(`GRPO trainer: klCoef = ${cfg.grpo.klCoef} needs a frozen reference model, which this trainer does not keep yet: set klCoef = 0 (the DAPO default)`);
-    if (cfg.grpo.entropyCoef !== 0) throw new Error(`GRPO trainer: entropyCoef = ${cfg.grpo.entropyCoef} needs the GPU entropy-backward kernel (grpo/entropy.ts), not available yet: set entropyCoef = 0`);
     if (cfg.seqLen > w.cfg.maxPositionEmbeddings) throw new Error(`GRPO trainer: seqLen ${cfg.seqLen} exceeds the model's ${w.cfg.maxPositionEmbeddings} positions`);
     this.acts = planActivations(rt, w.cfg, cfg.microBatchRows, cfg.seqLen);
     this.scratch = planBackwardScratch(rt, w.cfg, cfg.microBatchRows, cfg.seqLen);
     this.opt = new AdamWState(rt, w);
-    this.entropy = cfg.entropyMetric ? rt.empty([cfg.microBatchRows * cfg.seqLen], 'f32', 'grpo.entropy') : null;
+    const N = cfg.microBatchRows * cfg.seqLen;
+    const bonus = cfg.grpo.entropyCoef !== 0;
+    this.entropy = cfg.entropyMetric || bonus ? rt.empty([N], 'f32', 'grpo.entropy') : null;
+    if (bonus) {
+      // (N, 3) rows (dlogp, dH, H): modelBackward hands acts.dlogp to logprobBackward, which then adds
+      // the entropy bonus's gradient in its in-place pass over the logits
+      rt.release(this.acts.dlogp);
+      this.acts.dlogp = rt.empty([N, 3], 'f32', 'grpo.dlogpRows');
+    }
+    this.lossOn = cfg.lossOn ?? 'gpu';
+    const gpu = this.lossOn === 'gpu';
+    this.tokenInputs = gpu ? rt.empty([N, 3], 'f32', 'grpo.tokenInputs') : null;
+    this.tokenPack = new Float32Array(gpu ? 3 * N : 0);
+    this.stats = gpu ? rt.empty([N, GRPO_STATS], 'f32', 'grpo.stats') : null;
   }
 
   /** One optimizer step on `trajs` (whole groups of G, contiguous); `lr` overrides cfg.lr (schedules). */
@@ -132,18 +172,14 @@ export class GrpoTrainer {
     const parts: GrpoMetrics[] = [];
     this.w.zeroGrads();
     for (const mb of batch.micro) {
-      const logp = await this.forward(mb.rows);
-      const entropy = this.entropy ? await this.rt.readF32(this.entropy) : undefined;
-      const res = grpoLoss({
-        logp, oldLogp: mb.oldLogp, mask: mb.mask, seqIndex: mb.seqIndex, advantages, truncated, entropy,
-        proxLogp: this.cfg.importanceCorrection === 'tis' ? logp : undefined,
+      this.forward(mb.rows);
+      const loss: MicroBatchLoss = {
+        oldLogp: mb.oldLogp, mask: mb.mask, seqIndex: mb.seqIndex, advantages, truncated, batchTotals: batch.totals,
         tokenAdvantages: perTurn ? tokenAdvantagesFromTurns(mb.seqIndex, mb.turnIndex, perTurn) : undefined,
-        batchTotals: batch.totals,
-      }, grpo);
+      };
+      const res = this.lossOn === 'gpu' ? await this.gpuLossBackward(loss) : await this.hostLossBackward(loss);
       if (res.skipped) return { ...base, skipped: true, reason: res.reason, metrics: { ...groupMetrics, ...res.metrics }, trainedTokens: 0, processedTokens: 0 };
       parts.push(res.metrics);
-      this.rt.write(this.acts.dlogp, res.dlogp);
-      modelBackward(this.rt, this.w, this.acts, this.scratch);
     }
     const c = this.cfg;
     const stats = await this.opt.apply({ lr, beta1: c.beta1, beta2: c.beta2, eps: c.eps, weightDecay: c.weightDecay }, c.maxGradNorm);
@@ -153,13 +189,56 @@ export class GrpoTrainer {
     return { ...base, skipped: false, metrics, trainedTokens: batch.totals.tokens, processedTokens };
   }
 
-  /** Forward of one micro-batch; leaves logits/lse in place for the backward and returns logp (N). */
-  private async forward(rows: RlBatch['micro'][number]['rows']): Promise<Float32Array> {
+  /** Forward of one micro-batch; leaves logits/lse in place for the backward, logp and entropy (N) on the GPU. */
+  private forward(rows: RlBatch['micro'][number]['rows']): void {
     writeBatch(this.rt, this.w, this.acts, rows);
     modelForward(this.rt, this.w, this.acts);
     tokenLogprobs(this.rt, this.w, this.acts);
     if (this.entropy) entropyForward(this.rt, this.acts.logits, this.acts.lseLogits, { N: this.acts.B * this.acts.T, V: this.w.cfg.vocabSize }, this.entropy);
-    return this.rt.readF32(this.acts.logp);
+  }
+
+  /** Reference path: logp (and entropy) read back, grpoLoss in float64, dlogp uploaded, backward. */
+  private async hostLossBackward(inp: MicroBatchLoss): Promise<LossOutcome> {
+    const { grpo } = this.cfg;
+    const logp = await this.rt.readF32(this.acts.logp);
+    const entropy = this.entropy ? await this.rt.readF32(this.entropy) : undefined;
+    const res = grpoLoss({ ...inp, logp, entropy, proxLogp: this.cfg.importanceCorrection === 'tis' ? logp : undefined }, grpo);
+    if (res.skipped) return res;
+    if (grpo.entropyCoef !== 0) {
+      const dH = entropyGradWeights(inp, grpo);
+      this.rt.write(this.acts.dlogp, Float32Array.from({ length: 3 * logp.length }, (_, i) => [res.dlogp, dH, entropy!][i % 3][Math.floor(i / 3)]));
+    } else {
+      this.rt.write(this.acts.dlogp, res.dlogp);
+    }
+    modelBackward(this.rt, this.w, this.acts, this.scratch);
+    return res;
+  }
+
+  /** GPU path: per-token (oldLogp, advantage, weight) uploaded, loss + dlogp kernel, backward, statistics read back. */
+  private async gpuLossBackward(inp: MicroBatchLoss): Promise<LossOutcome> {
+    const { grpo } = this.cfg;
+    const sel = selectTokens(inp.mask, inp.seqIndex, inp.advantages.length, grpo, inp.truncated, inp.batchTotals);
+    const A = inp.tokenAdvantages ?? Float64Array.from(inp.seqIndex, (s) => (s >= 0 ? inp.advantages[s] : 0)); // (N)
+    const skip = (reason: string, metrics: GrpoMetrics = {}): LossOutcome => ({ skipped: true, reason: `${reason}: skip this update and keep the last good weights`, metrics });
+    // the host's own inputs are checked here (same message as grpoLoss); logp / entropy by the kernel
+    for (let n = 0; n < A.length; n++) {
+      if (!sel.active[n]) continue;
+      if (!Number.isFinite(inp.oldLogp[n])) return skip(`non-finite input oldLogp[${n}] = ${inp.oldLogp[n]} (trajectory ${inp.seqIndex[n]})`);
+      if (!Number.isFinite(A[n])) return skip(inp.tokenAdvantages ? `non-finite input tokenAdvantages[${n}] = ${A[n]}` : `non-finite input advantages[${inp.seqIndex[n]}] = ${A[n]}`);
+    }
+    if (sel.tokens === 0) return { skipped: true, reason: 'no policy tokens in the batch (every token is masked): nothing to learn from', metrics: { policy_tokens: 0 } };
+
+    const tis = this.cfg.importanceCorrection === 'tis';
+    this.rt.write(this.tokenInputs!, packGrpoTokens(inp.oldLogp, A, sel.weight, this.tokenPack));
+    grpoLossForward(this.rt, { logp: this.acts.logp, tokens: this.tokenInputs!, proxLogp: tis ? this.acts.logp : undefined, entropy: this.entropy ?? undefined },
+      { N: A.length, ...grpo }, { dlogp: this.acts.dlogp, stats: this.stats! });
+    // queued before the read: one round trip per micro-batch; a skipped step never applies these gradients
+    modelBackward(this.rt, this.w, this.acts, this.scratch);
+    const sums = sumGrpoStats(await this.rt.readF32(this.stats!), sel.weight);
+    const metrics = lossMetrics(sums, sel, grpo, { entropy: this.entropy !== null, tis });
+    if (sums.bad?.what === 'input') return skip(`non-finite input on the GPU (logp or entropy) at token ${sums.bad.n} (trajectory ${inp.seqIndex[sums.bad.n]})`, metrics);
+    if (sums.bad) return skip(`loss or dlogp overflows float32 at token ${sums.bad.n} (ratio up to ${metrics['ratio/max']})`, metrics);
+    return { skipped: false, metrics };
   }
 
   private processed(batch: RlBatch): number {
@@ -172,6 +251,28 @@ export class GrpoTrainer {
     releaseActivations(this.rt, this.acts);
     releaseBackwardScratch(this.rt, this.scratch);
     this.opt.destroy();
-    this.rt.release(this.entropy);
+    this.rt.release(this.entropy, this.tokenInputs, this.stats);
   }
+}
+
+/** grpoLoss's metrics (same names and meaning) from the GPU kernel's per-token statistics. */
+function lossMetrics(s: GrpoStatSums, sel: TokenSelection, cfg: GrpoConfig, has: { entropy: boolean; tis: boolean }): GrpoMetrics {
+  const T = sel.tokens;
+  const entLoss = -cfg.entropyCoef * s.entropyWeighted;
+  const metrics: GrpoMetrics = {
+    loss: s.pg + (has.entropy ? entLoss : 0), // no reference model here, so no KL term
+    pg_loss: s.pg,
+    clip_ratio: (s.clipLow + s.clipHigh) / T,
+    'clip_ratio/low': s.clipLow / T,
+    'clip_ratio/high': s.clipHigh / T,
+    approx_kl: s.approxKl / T,
+    'ratio/mean': s.ratioSum / T,
+    'ratio/min': s.ratioMin,
+    'ratio/max': s.ratioMax,
+    policy_tokens: T,
+    response_length: T / sel.sequences,
+  };
+  if (has.entropy) Object.assign(metrics, { entropy: s.entropy / T, entropy_loss: entLoss });
+  if (has.tis) Object.assign(metrics, { 'tis/weight_mean': s.tisWeight / T, 'tis/capped_fraction': s.tisCapped / T });
+  return metrics;
 }

@@ -1,6 +1,7 @@
 // The entropy bonus: loss −= entropyCoef · Σ_n w_n · H_n, H_n = −Σ_j p_j log p_j of row n's softmax.
 // H depends on the whole logit row, not only on logp of the sampled token, so its gradient cannot go
-// through dlogp. Contract for the GPU entropy-backward kernel (to be added by the lead):
+// through dlogp. The GPU entropy backward (fused into logprobBackward, src/ops/crossEntropy.ts,
+// which takes (N, 3) rows (dlogp, dH, H); the GRPO loss kernel src/ops/grpoLoss.ts writes them):
 //   dH[n]            = entropyGradWeights(...)[n] = ∂loss/∂H_n = −entropyCoef · w_n
 //   dlogits[n, j]   += dH[n] · ∂H_n/∂z_j,   ∂H_n/∂z_j = −p_j · (log p_j + H_n)
 // added to the logprob backward's dlogits[n, j] = dlogp[n] · (onehot(t_n)[j] − p_j).
