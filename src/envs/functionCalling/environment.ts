@@ -22,7 +22,8 @@ import type { FunctionCallingTask } from './types';
  *   where the ground truth allows ""; unexpected parameters and extra calls dilute it).
  * - exact_match 0.5: BFCL's AST checker accepts the first calling turn (right count, names,
  *   required and no unknown parameters, types, values; parallel calls in any order).
- * success = exact_match (the BFCL accuracy of the episode).
+ * success = exact_match (the BFCL accuracy of the episode), or, for tasks whose successCriterion is
+ *   'function_choice' (the routing set), format and function_choice both 1.
  */
 export const DEFAULT_WEIGHTS: Readonly<Record<string, number>> = { format: 0.1, function_choice: 0.2, arguments: 0.2, exact_match: 0.5 };
 
@@ -139,7 +140,7 @@ export class FunctionCallingEnv implements Environment<FunctionCallingTask> {
     }
     const verdict = this.callVerdict();
     info.checkErrors = verdict.errors;
-    info.success = verdict.components.exact_match === 1;
+    info.success = this.successOf(verdict.components);
     return { messages, reward: this.reward(), done: this.done, info };
   }
 
@@ -161,7 +162,12 @@ export class FunctionCallingEnv implements Environment<FunctionCallingTask> {
   }
 
   private success(): boolean {
-    return this.callVerdict().components.exact_match === 1;
+    return this.successOf(this.callVerdict().components);
+  }
+
+  private successOf(calls: CallComponents): boolean {
+    if (this.task?.successCriterion === 'function_choice') return this.formatOk && calls.function_choice === 1;
+    return calls.exact_match === 1;
   }
 
   private reward(): Reward {
