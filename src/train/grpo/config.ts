@@ -51,7 +51,7 @@ export interface GrpoConfig {
   lossNormLength: number;
   /** β: weight of the k3 KL estimate exp(ref − logp) − (ref − logp) − 1 to a frozen reference model; 0 skips the reference forward. */
   klCoef: number;
-  /** Weight of the entropy bonus (loss −= entropyCoef · aggregate(entropy)); its gradient needs the GPU entropy-backward kernel (entropy.ts). */
+  /** Weight of the entropy bonus (loss −= entropyCoef · aggregate(entropy)); its gradient is fused into the GPU log-prob backward (entropy.ts, ops/crossEntropy). */
   entropyCoef: number;
   /** Exclude trajectories cut by a length or turn limit from the loss (DAPO's over-long filtering); they still count in their group's baseline. */
   maskTruncated: boolean;
