@@ -4,7 +4,12 @@
 // the JSON file (shape documented in src/app/bench/report.ts).
 // Full run, both adapters, 9 rows, on the 2-core development machine: 3 min 13 s to 4 min 11 s
 // (load average 5–8 from other jobs; the total is printed at the end). --quick: 1–3 repeats.
+// With all 25 rows (matmul, attention, AdamW, train, decode, GRPO throughput): 14 min 7 s at load
+// average 5–7, of which the GRPO throughput rows took 2 min 39 s (SwiftShader) + 59 s (llvmpipe);
+// `--filter 'grpo throughput'` runs only those. The load average is recorded in the JSON's meta:
+// on 2 shared cores it moves the GRPO async/sync ratio by tens of percent.
 import { writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import type { BenchReport } from '../src/app/bench/report';
 import { formatTable, toBenchFile } from '../src/app/bench/report';
 import { BENCH_USAGE, parseBenchArgs } from './lib/benchArgs';
@@ -41,6 +46,7 @@ async function main(): Promise<number> {
     return 0;
   }
   const t0 = Date.now();
+  const loadAtStart = loadavg();
   const server = await startServer({ log });
   const reports: BenchReport[] = [];
   const failures: { adapter: BrowserAdapter; error: string }[] = [];
@@ -61,15 +67,16 @@ async function main(): Promise<number> {
     await server.close();
   }
   const seconds = Math.round((Date.now() - t0) / 1000);
+  const loadAverage = { start: loadAtStart.map((l) => +l.toFixed(2)), end: loadavg().map((l) => +l.toFixed(2)) };
   console.log();
   for (const r of reports) console.log(`${formatTable(r)}\n`);
   for (const f of failures) console.log(`adapter ${f.adapter}: no results — ${f.error}\n`);
   if (args.out && reports.length > 0) {
-    const file = toBenchFile(reports, { date: new Date().toISOString(), quick: args.quick, filter: args.filter ?? null, seconds, failures });
+    const file = toBenchFile(reports, { date: new Date().toISOString(), quick: args.quick, filter: args.filter ?? null, seconds, loadAverage, failures });
     writeFileSync(args.out, `${JSON.stringify(file, null, 2)}\n`);
     log(`wrote ${args.out}`);
   }
-  log(`total ${Math.floor(seconds / 60)} min ${seconds % 60} s`);
+  log(`total ${Math.floor(seconds / 60)} min ${seconds % 60} s; load average (1/5/15 min) ${loadAverage.start.join(' ')} at start, ${loadAverage.end.join(' ')} at the end`);
   return failures.length ? 1 : 0;
 }
 

@@ -15,7 +15,7 @@ export const BENCH_USAGE = `usage: npm run bench -- [--out FILE] [--adapter swif
   --out FILE      write the results as JSON (see src/app/bench/report.ts for the shape)
   --adapter A     swiftshader (core), llvmpipe (compatibility) or both (default)
   --quick         fewer repeats per row (smoke runs)
-  --filter TEXT   only rows whose name contains TEXT, e.g. --filter 1024`;
+  --filter TEXT   only rows whose name contains TEXT, e.g. --filter 1024 or --filter 'grpo throughput'`;
 
 export function parseBenchArgs(argv: readonly string[]): BenchArgs {
   const args: BenchArgs = { adapters: ['swiftshader', 'llvmpipe'], quick: false, help: false };

@@ -6,6 +6,7 @@ import { adapterKind } from '../../ops/matmul';
 import './matmulBench';
 import './attentionBench';
 import './modelBench';
+import './grpoBench';
 import { startPeers } from './peers';
 import { registeredBenches, runBenches } from './registry';
 import { type BenchReport, formatTable } from './report';

@@ -5,7 +5,8 @@
 // Timing method: every participant (ours and each peer) is called once to warm up (compile,
 // allocate), then the repeats run round-robin (ours, tfjs, ort, ours, …) so a busy machine slows
 // all of them alike; the reported value is the median sample. A participant that throws is
-// reported as null with its reason, never silently dropped.
+// reported as null with its reason, never silently dropped. Rows that time a whole workload with
+// their own warm-up (GRPO throughput: minutes per sample) set `once` and are called exactly once.
 import type { GpuRuntime } from '../../gpu/runtime';
 
 export const PEER_NAMES = ['tfjs-webgpu', 'ort-webgpu'] as const;
@@ -24,12 +25,22 @@ export interface BenchCase {
   name: string;
   /** Unit of every sample, e.g. 'GFLOP/s' (higher is better) or 'ms' (lower is better). */
   unit: string;
-  /** One timed sample of ours, in `unit`. The first call is the warm-up. */
-  run(rt: GpuRuntime): Promise<number>;
+  /** One timed sample of ours, in `unit`. The first call is the warm-up (except for `once` rows). */
+  run(rt: GpuRuntime, opts: CaseOptions): Promise<number>;
   /** The same measurement by peers on the same adapter, one sample per call. */
   peers?: Partial<Record<PeerName, (peers: PeerContext) => Promise<number>>>;
   /** Frees what run() and the peers allocated; called once after the last sample. */
   dispose?(rt: GpuRuntime): void | Promise<void>;
+  /** run() warms up and times a fixed workload itself: call it exactly once (no warm-up call, no repeats). */
+  once?: boolean;
+  /** A line for the report after the samples (settings, derived numbers, why a value is what it is). */
+  note?(): string | undefined;
+}
+
+/** What a row's run() is told about the run. */
+export interface CaseOptions {
+  /** Smoke run: rows with a fixed workload may shrink it. */
+  quick: boolean;
 }
 
 export interface BenchResult {
@@ -43,6 +54,8 @@ export interface BenchResult {
   peerErrors?: Partial<Record<PeerName, string>>;
   /** Timed samples per participant (after the warm-up). */
   samples: number;
+  /** The row's own explanation (BenchCase.note), when it has one. */
+  note?: string;
 }
 
 export interface RunOptions {
@@ -91,7 +104,7 @@ interface Participant {
 
 /** Runs one row: warm-up, then round-robin repeats; returns medians with failures as null + reason. */
 export async function runBench(rt: GpuRuntime, c: BenchCase, peers: PeerContext, opts: RunOptions = {}): Promise<BenchResult> {
-  const parts: Participant[] = [{ who: 'ours', sample: () => c.run(rt), samples: [] }];
+  const parts: Participant[] = [{ who: 'ours', sample: () => c.run(rt, { quick: opts.quick ?? false }), samples: [] }];
   const peerErrors: Partial<Record<PeerName, string>> = {};
   for (const p of PEER_NAMES) {
     const fn = c.peers?.[p];
@@ -100,7 +113,7 @@ export async function runBench(rt: GpuRuntime, c: BenchCase, peers: PeerContext,
     else parts.push({ who: p, sample: () => fn(peers), samples: [] });
   }
   let slowest = 0;
-  for (const part of parts) {
+  for (const part of c.once ? [] : parts) {
     const t0 = performance.now();
     try {
       await part.sample();
@@ -109,7 +122,7 @@ export async function runBench(rt: GpuRuntime, c: BenchCase, peers: PeerContext,
     }
     slowest = Math.max(slowest, performance.now() - t0);
   }
-  const reps = repeatsFor(slowest, opts.quick ?? false);
+  const reps = c.once ? 1 : repeatsFor(slowest, opts.quick ?? false);
   for (let i = 0; i < reps; i++) {
     for (const part of parts) {
       if (part.error) continue;
@@ -135,6 +148,12 @@ export async function runBench(rt: GpuRuntime, c: BenchCase, peers: PeerContext,
     samples: reps,
   };
   if (ours.error) result.error = ours.error;
+  try {
+    const note = c.note?.();
+    if (note) result.note = note;
+  } catch (e) {
+    result.note = `note failed: ${message(e)}`;
+  }
   for (const part of parts.slice(1)) {
     const who = part.who as PeerName;
     result.peers[who] = valueOf(part);

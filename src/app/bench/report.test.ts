@@ -61,6 +61,16 @@ describe('bench registry', () => {
     expect(ratioVsTfjs(r)).toBeNull();
   });
 
+  it('calls a `once` row exactly once (it warms up itself) and keeps its note', async () => {
+    let calls = 0;
+    const c: BenchCase = { name: 'fake once', unit: 'tokens/s', once: true, run: async (_rt, o) => (calls++, o.quick ? 1 : 2), note: () => 'settings' };
+    const r = await runBench(rt, c, noPeers, { quick: false });
+    expect([calls, r.samples, r.value, r.note]).toEqual([1, 1, 2, 'settings']);
+    const failed = await runBench(rt, { ...c, run: () => Promise.reject(new Error('pool could not start')) }, noPeers);
+    expect([failed.value, failed.error, failed.note]).toEqual([null, 'pool could not start', 'settings']);
+    expect(formatTable({ adapter: { kind: 'x', description: 'x', featureLevel: 'core', vendor: '', architecture: '' }, results: [r] })).toContain('note — fake once: settings');
+  });
+
   it('refuses two rows with one name', () => {
     registerBench({ name: 'unique row for the test', unit: 'ms', run: sequence([1]) });
     expect(registeredBenches().some((b) => b.name === 'unique row for the test')).toBe(true);

@@ -3,7 +3,7 @@
 //
 // JSON file shape (always the same top level):
 //   { "adapter": {...}, "results": [{ "name", "unit", "value", "peers": {"tfjs-webgpu": N|null,
-//     "ort-webgpu": N|null}, "peerErrors"?: {peer: reason}, "error"?, "samples", "adapter": kind }],
+//     "ort-webgpu": N|null}, "peerErrors"?: {peer: reason}, "error"?, "samples", "note"?, "adapter": kind }],
 //     "meta": {...} }
 // With one adapter `adapter` describes it. With several (--adapter both) `adapter` is
 // { "kind": "both", "adapters": [...] } and `results` holds one entry per row per adapter, told
@@ -81,5 +81,6 @@ export function formatTable(report: BenchReport): string {
   for (const [why, names] of reasons) {
     out.push(`  null — ${why} (${names.length === report.results.length ? 'all rows' : names.join(', ')})`);
   }
+  for (const r of report.results) if (r.note) out.push(`  note — ${r.name}: ${r.note}`);
   return out.join('\n');
 }

@@ -6,6 +6,12 @@
 // one rollout actor, through `pool` (default in-process on `rt`: on one device only host work —
 // sampling, environments, packing, the loss — can overlap the GPU; a worker pool gives each side
 // its own device).
+//
+// Warm-up, so both modes time the same steady state: sync times steps 2…N+1 of one run (step 1
+// compiles and allocates). Async first plays a one-step coordinator run on the same actors (both
+// devices compile), then a second run whose step 1 fills the pipeline; it times steps 2…N+1 of
+// that run. Without the first run the trainer's slow first step would let the rollout actor bank
+// k batches before the clock starts, flattering async.
 import type { GpuRuntime } from '../../gpu/runtime';
 import { type ModelConfig, PRESETS } from '../../model/config';
 import { GpuWeights, initialWeights } from '../../model/weights';
@@ -16,8 +22,8 @@ import { DEFAULT_GRPO_TRAINER, type GrpoTrainerConfig } from '../grpoTrainer';
 import type { RlStepRecord } from '../rlMetrics';
 import { type RlLoopConfig, runSyncRl } from '../rlLoop';
 import { DEFAULT_ROLLOUT } from '../rollout';
-import { runAsyncRl } from './coordinator';
-import { type ActorPool, inProcessPool } from './handles';
+import { type AsyncRlConfig, runAsyncRl } from './coordinator';
+import { type ActorPool, inProcessPool, type RolloutHandle } from './handles';
 
 export interface GrpoBenchOptions {
   mode: 'sync' | 'async';
@@ -34,6 +40,8 @@ export interface GrpoBenchOptions {
   maxNewTokens?: number;
   /** Async only: builds the actor pool (default: in-process on `rt`). */
   pool?: (initial: Map<string, Float32Array>, cfg: RlLoopConfig) => ActorPool | Promise<ActorPool>;
+  /** Async only: a rollout job running longer than this is a hang and fails the run (default 30 min). */
+  hangTimeoutMs?: number;
 }
 
 export interface GrpoBenchResult {
@@ -46,9 +54,35 @@ export interface GrpoBenchResult {
   /** Wall seconds of the measured steps. */
   seconds: number;
   steps: number;
+  /** Mean seconds per measured step spent producing rollouts and training (each side's own clock). */
+  rolloutSecondsPerStep: number;
+  trainSecondsPerStep: number;
+  /** Wall seconds of the whole call: warm-up, pool start and teardown included. */
+  totalSeconds: number;
+}
+
+/**
+ * Rollout actors that outlive a coordinator run: createRollout(i) hands back actor i (queueing
+ * `weights`) and terminate() leaves it running until close(), so a warm-up run's compiled
+ * pipelines serve the timed run. Only for runs with maxRestarts = 0 (a failed actor ends the run).
+ */
+function keepRollouts(pool: ActorPool): ActorPool {
+  const kept = new Map<number, RolloutHandle>();
+  return {
+    trainer: pool.trainer,
+    async createRollout(index, weights) {
+      let h = kept.get(index);
+      if (h) await h.setWeights(weights);
+      else kept.set(index, (h = await pool.createRollout(index, weights)));
+      const inner = h;
+      return { setWeights: (p) => inner.setWeights(p), rollout: (job) => inner.rollout(job), terminate: async () => {} };
+    },
+    close: () => pool.close(),
+  };
 }
 
 export async function benchGrpoThroughput(rt: GpuRuntime, opts: GrpoBenchOptions): Promise<GrpoBenchResult> {
+  const tCall = performance.now();
   const model = opts.model ?? PRESETS.nano;
   const G = opts.groupSize ?? 4;
   const steps = opts.steps ?? 3;
@@ -62,7 +96,7 @@ export async function benchGrpoThroughput(rt: GpuRuntime, opts: GrpoBenchOptions
   };
   const initial = initialWeights(model, 1);
   const k = opts.mode === 'sync' ? 0 : (opts.k ?? 1);
-  // Wall time from the end of the warm-up step (compiles, allocations) to the end of the run.
+  // Wall time from the end of the timed run's first step to the end of the run.
   let start = 0;
   const onStep = (r: RlStepRecord) => {
     if (r.step === 1) start = performance.now();
@@ -76,9 +110,12 @@ export async function benchGrpoThroughput(rt: GpuRuntime, opts: GrpoBenchOptions
       w.destroy();
     }
   } else {
-    const pool = await (opts.pool ?? ((init) => inProcessPool({ rt, spec: { model, family: 'routing', rollout: cfg.rollout, taskSeed: cfg.seed }, trainer, initial: init })))(initial, cfg);
+    const made = await (opts.pool ?? ((init) => inProcessPool({ rt, spec: { model, family: 'routing', rollout: cfg.rollout, taskSeed: cfg.seed }, trainer, initial: init })))(initial, cfg);
+    const pool = keepRollouts(made);
+    const asyncCfg: AsyncRlConfig = { ...cfg, staleness: k, rolloutActors: 1, hangTimeoutMs: opts.hangTimeoutMs ?? 30 * 60_000, maxRestarts: 0 };
     try {
-      records = await runAsyncRl(pool, { ...cfg, staleness: k, rolloutActors: 1, hangTimeoutMs: 30 * 60_000, maxRestarts: 0 }, onStep);
+      await runAsyncRl(pool, { ...asyncCfg, steps: 1 }); // warm-up: both devices compile and allocate
+      records = await runAsyncRl(pool, asyncCfg, onStep);
     } finally {
       await pool.close();
     }
@@ -86,5 +123,12 @@ export async function benchGrpoThroughput(rt: GpuRuntime, opts: GrpoBenchOptions
   const seconds = (performance.now() - start) / 1000;
   const measured = records.slice(1);
   const sum = (key: string) => measured.reduce((a, r) => a + (r.metrics[key] ?? 0), 0);
-  return { mode: opts.mode, k, tokensPerSecond: sum('train/processed_tokens') / seconds, generatedPerSecond: sum('rollout/generated_tokens') / seconds, seconds, steps };
+  return {
+    mode: opts.mode, k, steps, seconds,
+    tokensPerSecond: sum('train/processed_tokens') / seconds,
+    generatedPerSecond: sum('rollout/generated_tokens') / seconds,
+    rolloutSecondsPerStep: sum('time/rollout_s') / measured.length,
+    trainSecondsPerStep: sum('time/train_s') / measured.length,
+    totalSeconds: (performance.now() - tCall) / 1000,
+  };
 }
