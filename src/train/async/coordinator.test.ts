@@ -31,20 +31,17 @@ describe('runAsyncRl (fake pool)', () => {
   });
 
   it('k = 1 overlaps the next rollout with training and keeps staleness ≤ 1', async () => {
-    const timed = async (k: number) => {
-      const p = fakePool({ rolloutMs: 40, trainMs: 40, rollout });
-      const t0 = performance.now();
-      const r = await runAsyncRl(p, config({ staleness: k, steps: 6 }));
-      return { pool: p, records: r, wall: performance.now() - t0 };
-    };
-    const sync = await timed(0);
-    const { pool, records, wall } = await timed(1);
+    const pool = fakePool({ rolloutMs: 40, trainMs: 40, rollout });
+    const records = await runAsyncRl(pool, config({ staleness: 1, steps: 6 }));
     for (const r of records) expect(r.stalenessHistogram.length).toBeLessThanOrEqual(2);
     expect(records.slice(1).some((r) => r.stalenessHistogram[1] > 0)).toBe(true);
     const trains = pool.timeline.filter((e) => e.kind === 'train');
     const rollouts = pool.timeline.filter((e) => e.kind === 'rollout');
-    expect(trains.some((t) => rollouts.some((r) => overlaps(t, r)))).toBe(true);
-    expect(wall).toBeLessThan(0.85 * sync.wall); // ideal: 7 · 40 ms against 12 · 40 ms
+    // Structural, not timed (speed belongs to the bench): the next batch is generated while a step
+    // trains, so all trains but the first and the last overlap a rollout (a loaded machine can
+    // shift timers, never the order of these events).
+    const overlapping = trains.filter((t) => rollouts.some((r) => overlaps(t, r))).length;
+    expect(overlapping).toBeGreaterThanOrEqual(trains.length - 2);
   });
 
   it('several actors with k = 2: never trains on a batch more than 2 versions old', async () => {
