@@ -1,6 +1,7 @@
-// The TabForge page in real headless Chromium on each CPU adapter: a quick nano run driven through
-// the form (progress, live loss chart, summary, sample), Stop, share links, and loading a tiny
-// HF-layout model (written here with our own safetensors writer) from files, a folder and a URL.
+// The TabForge page in real headless Chromium on each CPU adapter: a quick nano run of the whole
+// pipeline driven through the form (progress, live SFT loss and GRPO charts, held-out success after
+// SFT and after GRPO, summary, sample), Stop, share links, and loading a tiny HF-layout model
+// (written here with our own safetensors writer) from files, a folder and a URL.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { expect, type Page, test } from '@playwright/test';
 import { modelToSafetensors } from '../src/model/checkpointIO';
@@ -43,14 +44,21 @@ async function openPage(page: Page, level: string, hash = ''): Promise<void> {
 }
 
 const levelOf = (info: { project: { metadata: Record<string, unknown> } }) => info.project.metadata.featureLevel as string;
-const chartPoints = (page: Page) => page.getByTestId('loss-chart').getAttribute('data-points').then(Number);
+const chartPoints = (page: Page, chart = 'loss-chart') => page.getByTestId(chart).getAttribute('data-points').then(Number);
 
-test('a quick nano run from the form: progress, live loss chart, summary and sample', async ({ page }, info) => {
+/** Small stage sizes for runs from the form (the quick box only shrinks the evaluation and skips the self-check). */
+async function fillQuickRun(page: Page, sftSteps: number, rlSteps: number): Promise<void> {
+  await page.fill('#cfg-sftSteps', String(sftSteps));
+  await page.fill('#cfg-rlSteps', String(rlSteps));
+  await page.fill('#cfg-tasksPerStep', '2');
+  await page.fill('#cfg-groupSize', '4');
+  await page.check('#cfg-quick');
+}
+
+test('a quick nano run from the form: progress, live SFT and GRPO charts, success rates, summary and sample', async ({ page }, info) => {
   await openPage(page, levelOf(info));
   await expect(page.getByTestId('error-box')).toBeHidden();
-  await page.fill('#cfg-sftSteps', '2');
-  await page.fill('#cfg-batchSize', '1');
-  await page.check('#cfg-quick');
+  await fillQuickRun(page, 2, 2);
   await page.getByTestId('start').click();
   await expect(page.getByTestId('run-controls')).toHaveAttribute('data-state', 'running');
   await expect(page.getByTestId('start')).toBeDisabled();
@@ -62,12 +70,20 @@ test('a quick nano run from the form: progress, live loss chart, summary and sam
   expect(mid).toBeLessThan(1);
   await page.screenshot({ path: info.outputPath('during-run.png'), fullPage: true });
 
+  // Then GRPO: its chart gets a point per step.
+  await expect.poll(() => chartPoints(page, 'grpo-chart'), { timeout: 180_000 }).toBeGreaterThanOrEqual(1);
+
   await expect(page.getByTestId('summary')).toBeVisible({ timeout: 180_000 });
   expect(await chartPoints(page)).toBe(2);
+  expect(await chartPoints(page, 'grpo-chart')).toBe(2);
   await expect(page.getByTestId('progress-percent')).toHaveText('100 %');
   await expect(page.getByTestId('summary')).toContainText('preset nano');
   await expect(page.getByTestId('summary')).toContainText('432,672');
+  await expect(page.getByTestId('summary').locator('dt:text-is("Held-out success") + dd')).toHaveText(/^\d+ % after SFT → \d+ % after GRPO \(4 tasks\)$/);
+  await expect(page.getByTestId('summary').locator('dt:text-is("Final GRPO reward") + dd')).toHaveText(/^-?\d\.\d{3}$/);
   await expect(page.getByTestId('evals').locator('li')).toHaveCount(2);
+  await expect(page.getByTestId('evals').locator('li').first()).toContainText(/after SFT.*\d\/4 held-out tasks solved/);
+  await expect(page.getByTestId('evals').locator('li').last()).toContainText(/after GRPO.*\d\/4 held-out tasks solved/);
   await expect(page.getByTestId('sample-model').locator('[data-role=user]')).toContainText('?');
   await expect(page.getByTestId('sample-model').locator('[data-role=assistant]')).toHaveCount(1);
   // The expert reference shows every role, its call highlighted and parsed.
@@ -79,7 +95,7 @@ test('a quick nano run from the form: progress, live loss chart, summary and sam
 });
 
 test('an autostart link starts a run, Stop ends it (politely or by restarting the worker), and worker errors are shown', async ({ page }, info) => {
-  const config: RunConfig = { ...DEFAULT_RUN_CONFIG, sftSteps: 50, batchSize: 1, quick: true };
+  const config: RunConfig = { ...DEFAULT_RUN_CONFIG, sftSteps: 50, quick: true };
   await openPage(page, levelOf(info), shareHash(config, { autostart: true }));
   await expect(page.getByTestId('run-controls')).toHaveAttribute('data-state', 'running');
   await page.getByTestId('stop').click();
@@ -88,40 +104,35 @@ test('an autostart link starts a run, Stop ends it (politely or by restarting th
   await expect(page.getByTestId('error-box')).toBeHidden();
 
   // A worker that does not stop in time is replaced by a fresh one on the same adapter.
-  await page.evaluate(() => void window.tabforge.runDemo({ quick: true, sftSteps: 50, batchSize: 1 }));
+  await page.evaluate(() => void window.tabforge.runDemo({ quick: true, sftSteps: 50 }));
   await expect(page.getByTestId('run-controls')).toHaveAttribute('data-state', 'running');
   expect(await page.evaluate(() => window.tabforge.stop(0))).toBe('restarted');
   await expect(page.getByTestId('run-status')).toHaveText('Stopped: the GPU worker did not stop within 0 s and was restarted.');
   await expect(page.getByTestId('adapter')).toHaveAttribute('data-state', 'ready');
   await expect(page.getByTestId('run-controls')).toHaveAttribute('data-state', 'idle');
 
-  // The (new) worker refuses a sequence length shorter than the conversations: its message is shown.
-  await page.fill('#cfg-seqLen', '128');
-  await page.getByTestId('start').click();
-  await expect(page.getByTestId('error-box')).toContainText(/Run: .*more than the sequence length 128/, { timeout: 120_000 });
+  // The (new) worker refuses what it cannot train (here a preset that needs the Qwen3 tokenizer): its message is shown.
+  const refused = await page.evaluate(() => window.tabforge.runDemo({ quick: true, preset: 'qwen3-0.6b' }));
+  expect(refused).toMatchObject({ code: 'error' });
+  await expect(page.getByTestId('error-box')).toContainText(/Run: demo: preset 'qwen3-0.6b' needs the Qwen3 tokenizer/);
   await expect(page.getByTestId('run-status')).toHaveText(/Failed/);
   await expect(page.getByTestId('start')).toBeEnabled();
 
-  // Too big for the adapter: the page says so before the run, and the worker's refusal names the limit.
+  // The page estimates the recipe's training memory on this adapter before a run.
   await page.selectOption('#cfg-preset', 'small');
-  await page.fill('#cfg-batchSize', '256');
-  await page.fill('#cfg-seqLen', '2048');
-  await expect(page.getByTestId('run-estimate')).toHaveAttribute('data-ok', 'false');
-  await expect(page.getByTestId('run-estimate')).toContainText(/does not fit this adapter: preset small needs a .* storage binding/);
-  await page.getByTestId('start').click();
-  await expect(page.getByTestId('error-box')).toContainText(/Run: preset small: .* It does not fit this device: preset small needs a [\d.]+ GiB storage binding for .*this adapter allows/, { timeout: 60_000 });
-  await expect(page.getByTestId('start')).toBeEnabled();
+  await expect(page.getByTestId('run-estimate')).toHaveAttribute('data-ok', 'true');
+  await expect(page.getByTestId('run-estimate')).toContainText(/preset small, .* parameters: training at batch 8 × 288 tokens needs/);
 });
 
 test('share links: a link fills the form, the page makes links, bad links and bad fields say why', async ({ page }, info) => {
-  const config: RunConfig = { preset: 'tiny', seed: 7, sftSteps: 5, batchSize: 2, seqLen: 640, lr: 0.0005, quick: true };
+  const config: RunConfig = { preset: 'tiny', seed: 7, sftSteps: 5, rlSteps: 3, tasksPerStep: 2, groupSize: 6, quick: true };
   await openPage(page, levelOf(info), shareHash(config));
   await expect(page.locator('#cfg-preset')).toHaveValue('tiny');
   await expect(page.locator('#cfg-seed')).toHaveValue('7');
   await expect(page.locator('#cfg-sftSteps')).toHaveValue('5');
-  await expect(page.locator('#cfg-batchSize')).toHaveValue('2');
-  await expect(page.locator('#cfg-seqLen')).toHaveValue('640');
-  await expect(page.locator('#cfg-lr')).toHaveValue('0.0005');
+  await expect(page.locator('#cfg-rlSteps')).toHaveValue('3');
+  await expect(page.locator('#cfg-tasksPerStep')).toHaveValue('2');
+  await expect(page.locator('#cfg-groupSize')).toHaveValue('6');
   await expect(page.locator('#cfg-quick')).toBeChecked();
   await expect(page.getByTestId('run-controls')).toHaveAttribute('data-state', 'idle'); // no autostart
 
@@ -137,11 +148,10 @@ test('share links: a link fills the form, the page makes links, bad links and ba
   await fresh.close();
 
   // A field the schema rejects: the message sits next to the field and Start is off.
-  await page.fill('#cfg-lr', '3e-3x');
-  await expect(page.getByTestId('error-lr')).toHaveText('Learning rate must be a number, e.g. 3e-3');
-  await page.fill('#cfg-seqLen', '1024');
-  await page.selectOption('#cfg-preset', 'nano');
-  await expect(page.getByTestId('error-seqLen')).toHaveText('Seq len must be at most 512 for preset nano (its context length)');
+  await page.fill('#cfg-rlSteps', '3x');
+  await expect(page.getByTestId('error-rlSteps')).toHaveText('GRPO steps must be a number');
+  await page.fill('#cfg-groupSize', '1');
+  await expect(page.getByTestId('error-groupSize')).toHaveText('Group size must be at least 2');
   await expect(page.getByTestId('start')).toBeDisabled();
 
   // A broken link: a clear error, and the defaults in the form.
@@ -194,17 +204,26 @@ test('loading a tiny model: files, folder and URL stream to 100 %, show the para
   await expect(page.getByTestId('model-params')).toContainText(parameters);
   await expect(page.getByTestId('error-box')).toBeHidden();
 
-  // One quick SFT step from the loaded weights: the first loss is the one they imply (a random init gives ≈ 5.6).
-  await page.fill('#cfg-sftSteps', '1');
-  await page.fill('#cfg-batchSize', '1');
-  await page.check('#cfg-quick');
+  // A quick run (one SFT step, one GRPO step) from the loaded weights: the first loss is the one they imply (a random init gives ≈ 5.6).
+  await fillQuickRun(page, 1, 1);
   await page.getByTestId('start').click();
   await expect(page.getByTestId('summary')).toBeVisible({ timeout: 180_000 });
   await expect(page.getByTestId('summary')).toContainText('loaded: ');
   await expect(page.getByTestId('summary')).toContainText(parameters);
-  const lossText = await page.getByTestId('summary').locator('dt:text-is("Loss") + dd').textContent();
+  const lossText = await page.getByTestId('summary').locator('dt:text-is("SFT loss") + dd').textContent();
   expect(Number(lossText!.split(' → ')[0])).toBeCloseTo(KNOWN_FIRST_LOSS, 3);
   await expect(page.getByTestId('error-box')).toBeHidden();
+
+  // A model whose context is shorter than the demo's episodes: the fit list says so, and the worker refuses it by name.
+  const short = knownLossModel({ ...TINY, maxPositionEmbeddings: 128 });
+  await page.getByTestId('model-files').setInputFiles([
+    { name: 'config.json', mimeType: 'application/json', buffer: Buffer.from(short.configJson) },
+    { name: 'model.safetensors', mimeType: 'application/octet-stream', buffer: Buffer.from(short.safetensors) },
+  ]);
+  await expect(page.getByTestId('model-fit')).toHaveAttribute('data-ok', 'false');
+  await expect(page.getByTestId('model-fit')).toContainText("more than the model's max_position_embeddings 128");
+  await page.getByTestId('start').click();
+  await expect(page.getByTestId('error-box')).toContainText(/Run: the loaded model's context \(max_position_embeddings 128\) is shorter than the demo's episodes \(288 tokens\)/, { timeout: 60_000 });
 });
 
 test('a corrupt or mismatched safetensors file shows a clear error', async ({ page }, info) => {

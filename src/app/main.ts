@@ -1,8 +1,9 @@
-// The TabForge page: run configuration (shareable as a link), Start/Stop, progress, live loss chart,
-// evaluation summary and a sample conversation, plus loading a model from files or a URL. Training
-// runs in a GPU Worker (Comlink). URL parameters: ?adapter=core|compatibility|auto, ?run=selfcheck,
-// #config=<base64url JSON>&autostart=1 (share links). `window.tabforge` lets headless drivers
-// (npm run demo, Playwright) run the same thing; its runs show on the page too.
+// The TabForge page: run configuration (shareable as a link), Start/Stop, progress, live SFT loss and
+// GRPO success/reward charts, held-out success rates, the run summary and a sample episode, plus
+// loading a model from files or a URL. Training runs in a GPU Worker (Comlink). URL parameters:
+// ?adapter=core|compatibility|auto, ?run=selfcheck, #config=<base64url JSON>&autostart=1 (share links).
+// `window.tabforge` lets headless drivers (npm run demo, Playwright) run the same thing; its runs show
+// on the page too.
 import './styles.css';
 import type { FeatureLevelChoice } from '../gpu/device';
 import { routingToolChats } from '../data/toolChats';
@@ -13,13 +14,14 @@ import { PRESETS } from '../model/config';
 import { countParameters } from '../model/parameters';
 import { GpuClient, STOP_GRACE_MS } from './gpuClient';
 import { checkTrainable, formatCount } from './modelSource';
-import { DEFAULT_RUN_CONFIG, type RunConfig } from './runConfig';
+import { DEFAULT_RUN_CONFIG, DEMO_TRAINING_SHAPE, type RunConfig } from './runConfig';
 import { initialProgress, progressAfter } from './runProgress';
 import { parseSampleText } from './sampleMessages';
 import { readShareLink } from './shareLink';
 import { createConfigForm } from './ui/configForm';
 import { h, panel } from './ui/dom';
 import { createErrorBox } from './ui/errorBox';
+import { createGrpoChart } from './ui/grpoChart';
 import { createHeader } from './ui/header';
 import { createLossChart } from './ui/lossChart';
 import { createModelPanel } from './ui/modelPanel';
@@ -38,6 +40,7 @@ const controls = createRunControls();
 const runLog = createRunLog();
 const model = createModelPanel();
 const chart = createLossChart();
+const grpoChart = createGrpoChart();
 const summary = createSummaryPanel();
 const sample = createSampleViewer();
 const app = document.getElementById('app')!;
@@ -46,7 +49,7 @@ app.replaceChildren(
   errors.el,
   h('main', { class: 'layout' },
     h('div', { class: 'col' }, form.el, panel('Run', 'run-panel', controls.el, runLog.el), model.el),
-    h('div', { class: 'col wide' }, chart.el, summary.el, sample.el)),
+    h('div', { class: 'col wide' }, chart.el, grpoChart.el, summary.el, sample.el)),
 );
 
 // ---- GPU worker --------------------------------------------------------------------------------
@@ -72,12 +75,12 @@ function refreshFit(): void {
   const r = form.read();
   const a = gpu.report;
   const limits = a ? { maxBufferSize: a.maxBufferSize, maxStorageBufferBindingSize: a.maxStorageBufferBindingSize } : null;
-  model.updateFit(limits, r.ok ? r.config : null);
+  model.updateFit(limits, r.ok ? DEMO_TRAINING_SHAPE : null);
   if (!r.ok) controls.setEstimate('', null);
   else if (model.useLoaded()) controls.setEstimate('', { ok: true, lines: ['starts from the loaded model (see Load model for its fit)'] });
   else {
     const { preset } = r.config;
-    controls.setEstimate(`preset ${preset}, ${formatCount(countParameters(PRESETS[preset]))} parameters`, checkTrainable(PRESETS[preset], r.config, limits, `preset ${preset}`));
+    controls.setEstimate(`preset ${preset}, ${formatCount(countParameters(PRESETS[preset]))} parameters`, checkTrainable(PRESETS[preset], DEMO_TRAINING_SHAPE, limits, `preset ${preset}`));
   }
   controls.setState(state, r.ok);
 }
@@ -102,7 +105,7 @@ async function initGpu(level: FeatureLevelChoice): Promise<AdapterReport | Worke
 
 // ---- runs -----------------------------------------------------------------------------------
 function showReference(seed: number): void {
-  // The held-out task the sample answers, as the expert solved it (what SFT teaches).
+  // The held-out task the sample answers (routing task 0 of the heldout split), as the expert solves it.
   void routingToolChats(1, seed, 'heldout').then(([chat]) => {
     sample.show('reference', 'Expert reference for the same task', chat.messages.map((m) => ({ role: m.role, content: m.content, name: m.name })));
   });
@@ -119,12 +122,18 @@ function onRunEvent(e: DemoEvent): void {
     case 'sft':
       chart.push(e.metrics.step, e.metrics.loss, e.metrics.evalLoss);
       break;
+    case 'grpo': {
+      const g = e.progress;
+      grpoChart.push(g);
+      if (g.skipped) runLog.add(`GRPO step ${g.step}: update skipped (${g.reason ?? 'no reason given'})`);
+      break;
+    }
     case 'eval':
       summary.addEval(e.label, e.success, e.total);
-      runLog.add(`${e.label}: ${e.success}/${e.total} held-out tool calls exact`);
+      runLog.add(`${e.label}: ${e.success}/${e.total} held-out tasks solved, reward ${e.reward.toFixed(3)}`);
       break;
     case 'sample':
-      sample.show('model', 'Trained model, held-out request', parseSampleText(e.text));
+      sample.show('model', `Trained model, held-out request (${e.success ? 'solved' : 'not solved'})`, parseSampleText(e.text));
       break;
     case 'done':
       break;
@@ -136,6 +145,7 @@ async function run(opts: PageRunOptions, onEvent?: (e: DemoEvent) => void): Prom
   if (state !== 'idle') return { code: 'busy', message: state === 'no-gpu' ? 'no GPU device: see the error box' : 'a run is already in progress' };
   errors.clear('Run');
   chart.reset();
+  grpoChart.reset();
   summary.reset();
   sample.reset();
   runLog.clear();

@@ -104,12 +104,12 @@ describe('trainability', () => {
     expect(r.lines[1]).toMatch(/^fits this adapter/);
   });
 
-  it('refuses Qwen3-0.6B on a 128 MiB binding, a too-long seq len, and the Qwen3 tokenizer', () => {
+  it('refuses Qwen3-0.6B on a 128 MiB binding, a too-short context, and the Qwen3 tokenizer', () => {
     const r = checkTrainable(PRESETS['qwen3-0.6b'], { batchSize: 1, seqLen: 512 }, limits);
     expect(r.ok).toBe(false);
     expect(r.lines.join('\n')).toMatch(/does not fit this adapter: the loaded model needs a [\d.]+ MiB storage binding/);
     expect(r.lines.join('\n')).toMatch(/Qwen3 tokenizer/);
-    expect(checkTrainable(TINY, { batchSize: 1, seqLen: 1024 }, null).lines.join('\n')).toMatch(/seq len 1024 is longer than the model's max_position_embeddings 512/);
+    expect(checkTrainable(TINY, { batchSize: 1, seqLen: 1024 }, null).lines.join('\n')).toMatch(/the demo's episodes are up to 1024 tokens, more than the model's max_position_embeddings 512: load a model with a context of at least 1024/);
   });
 
   it('formats counts', () => {

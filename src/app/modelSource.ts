@@ -122,7 +122,7 @@ export interface TrainCheck {
 }
 
 /**
- * Can the page's demo train this config at batch × seqLen on an adapter with these limits?
+ * Can the page's demo train this config at batch × seqLen (its recipe's shape) on an adapter with these limits?
  * Memory (estimateMemory/checkFits), the byte tokenizer the demo data uses, and the context length.
  * `limits` null: no adapter yet, so only the model-side checks.
  */
@@ -149,7 +149,7 @@ export function checkTrainable(cfg: ModelConfig, run: { batchSize: number; seqLe
   }
   if (run.seqLen > cfg.maxPositionEmbeddings) {
     ok = false;
-    lines.push(`seq len ${run.seqLen} is longer than the model's max_position_embeddings ${cfg.maxPositionEmbeddings}: lower seq len`);
+    lines.push(`the demo's episodes are up to ${run.seqLen} tokens, more than the model's max_position_embeddings ${cfg.maxPositionEmbeddings}: load a model with a context of at least ${run.seqLen}`);
   }
   return { ok, lines };
 }

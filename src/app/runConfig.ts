@@ -1,8 +1,7 @@
-// The page's RunConfig: what a run trains (preset, seed, SFT hyper-parameters). One JSON-serialisable
+// The page's RunConfig: what a run trains (preset, seed, SFT and GRPO stage sizes). One JSON-serialisable
 // object, validated with zod, encoded in share links (shareLink.ts) and sent to the GPU worker.
 // DOM-free: the form (ui/configForm.ts) renders its fields from RUN_CONFIG_FIELDS.
 import { z } from 'zod';
-import { PRESETS } from '../model/config';
 
 /** Presets the demo trains in the tab (byte tokenizer); qwen3-0.6b needs a loaded checkpoint. */
 export const TRAINABLE_PRESETS = ['nano', 'tiny', 'small'] as const;
@@ -11,17 +10,17 @@ export type TrainablePreset = (typeof TRAINABLE_PRESETS)[number];
 export interface RunConfig {
   /** Model size (ignored for the shape when a loaded model is used: the checkpoint decides). */
   preset: TrainablePreset;
-  /** Seeds data, initial weights and shuffling: the same config gives the same run. */
+  /** Seeds data, initial weights, task streams and sampling: the same config gives the same run. */
   seed: number;
-  /** SFT optimizer steps. */
+  /** Format-only SFT optimizer steps. */
   sftSteps: number;
-  /** Conversations per step (B). */
-  batchSize: number;
-  /** Tokens per row (T); a conversation longer than this is an error. */
-  seqLen: number;
-  /** Peak learning rate (warm-up then cosine decay). */
-  lr: number;
-  /** Smoke run: 8 training / 2 held-out conversations and no kernel self-check. */
+  /** GRPO steps. */
+  rlSteps: number;
+  /** GRPO tasks (groups) per step. */
+  tasksPerStep: number;
+  /** GRPO samples per task (G). */
+  groupSize: number;
+  /** Smoke run: 4 held-out tasks and no kernel self-check. */
   quick: boolean;
 }
 
@@ -30,7 +29,13 @@ export interface RunConfig {
  * out rather than imported so this module (and share links) stays free of the GPU code; a unit test
  * keeps the two equal.
  */
-export const DEFAULT_RUN_CONFIG: RunConfig = { preset: 'nano', seed: 1, sftSteps: 150, batchSize: 4, seqLen: 384, lr: 8e-3, quick: false };
+export const DEFAULT_RUN_CONFIG: RunConfig = { preset: 'nano', seed: 1, sftSteps: 80, rlSteps: 12, tasksPerStep: 4, groupSize: 8, quick: false };
+
+/**
+ * Rows × tokens the demo's recipe trains at (recipeTrainingShape of routingRecipe): what the page's
+ * fit estimate checks. Written out for the same reason; a unit test keeps it equal to the recipe.
+ */
+export const DEMO_TRAINING_SHAPE = { batchSize: 8, seqLen: 288 };
 
 export type RunConfigField = keyof RunConfig;
 
@@ -44,16 +49,14 @@ export interface FieldSpec {
   max?: number;
 }
 
-export const SEQ_LEN_MIN = 64;
-
 export const RUN_CONFIG_FIELDS: FieldSpec[] = [
   { name: 'preset', label: 'Preset', hint: 'nano < 1 M parameters (CPU adapters), tiny ~5 M, small ~30 M', kind: 'select' },
-  { name: 'seed', label: 'Seed', hint: 'data, init and shuffling', kind: 'integer', min: 0, max: 2 ** 31 - 1 },
-  { name: 'sftSteps', label: 'SFT steps', hint: 'optimizer steps', kind: 'integer', min: 1, max: 100_000 },
-  { name: 'batchSize', label: 'Batch size', hint: 'conversations per step', kind: 'integer', min: 1, max: 256 },
-  { name: 'seqLen', label: 'Seq len', hint: 'tokens per row; every conversation must fit', kind: 'integer', min: SEQ_LEN_MIN },
-  { name: 'lr', label: 'Learning rate', hint: 'peak, e.g. 8e-3', kind: 'number', min: 1e-7, max: 1 },
-  { name: 'quick', label: 'Quick run', hint: '8 training / 2 held-out conversations, no self-check', kind: 'checkbox' },
+  { name: 'seed', label: 'Seed', hint: 'data, init, tasks and sampling', kind: 'integer', min: 0, max: 2 ** 31 - 1 },
+  { name: 'sftSteps', label: 'SFT steps', hint: 'format-only SFT optimizer steps', kind: 'integer', min: 0, max: 100_000 },
+  { name: 'rlSteps', label: 'GRPO steps', hint: 'RL steps on the routing tasks', kind: 'integer', min: 0, max: 100_000 },
+  { name: 'tasksPerStep', label: 'Tasks per step', hint: 'GRPO groups per step', kind: 'integer', min: 1, max: 256 },
+  { name: 'groupSize', label: 'Group size', hint: 'samples per task (G ≥ 2)', kind: 'integer', min: 2, max: 64 },
+  { name: 'quick', label: 'Quick run', hint: '4 held-out tasks, no self-check', kind: 'checkbox' },
 ];
 
 const spec = (name: RunConfigField) => RUN_CONFIG_FIELDS.find((f) => f.name === name)!;
@@ -70,23 +73,11 @@ export const runConfigSchema = z.object({
   preset: z.enum(TRAINABLE_PRESETS, { error: `must be one of ${TRAINABLE_PRESETS.join(', ')}` }),
   seed: integerField('seed'),
   sftSteps: integerField('sftSteps'),
-  batchSize: integerField('batchSize'),
-  seqLen: integerField('seqLen'),
-  lr: z.number({ error: (i) => (i.input === undefined ? 'is required' : 'must be a number, e.g. 3e-3') })
-    .refine(Number.isFinite, { error: 'must be a finite number' })
-    .refine((v) => v >= spec('lr').min! && v <= spec('lr').max!, { error: `must be between ${spec('lr').min} and ${spec('lr').max}` }),
+  rlSteps: integerField('rlSteps'),
+  tasksPerStep: integerField('tasksPerStep'),
+  groupSize: integerField('groupSize'),
   quick: z.boolean({ error: 'must be true or false' }),
 });
-
-/** Checks across fields; run even when other fields are invalid, so every message shows at once. */
-function crossFieldErrors(input: unknown): RunConfigErrors {
-  const { preset, seqLen } = (input ?? {}) as { preset?: unknown; seqLen?: unknown };
-  const max = typeof preset === 'string' && (TRAINABLE_PRESETS as readonly string[]).includes(preset) ? PRESETS[preset as TrainablePreset].maxPositionEmbeddings : undefined;
-  if (max !== undefined && typeof seqLen === 'number' && seqLen > max) {
-    return { seqLen: `must be at most ${max} for preset ${preset} (its context length)` };
-  }
-  return {};
-}
 
 /** Field → message; 'form' holds problems that belong to no field. */
 export type RunConfigErrors = Partial<Record<RunConfigField | 'form', string>>;
@@ -96,7 +87,7 @@ export type RunConfigResult = { ok: true; config: RunConfig } | { ok: false; err
 /** Validates any input (form values, a decoded share link); unknown keys are dropped. */
 export function validateRunConfig(input: unknown): RunConfigResult {
   const parsed = runConfigSchema.safeParse(input);
-  const errors: RunConfigErrors = crossFieldErrors(input);
+  const errors: RunConfigErrors = {};
   if (parsed.success && Object.keys(errors).length === 0) return { ok: true, config: parsed.data };
   for (const issue of parsed.error?.issues ?? []) {
     const field = (issue.path[0] as RunConfigField | undefined) ?? 'form';
@@ -105,7 +96,7 @@ export function validateRunConfig(input: unknown): RunConfigResult {
   return { ok: false, errors };
 }
 
-/** "seqLen: must be …; lr: must be …" for messages outside the form. */
+/** "seed: must be …; rlSteps: must be …" for messages outside the form. */
 export function describeErrors(errors: RunConfigErrors): string {
   return Object.entries(errors).map(([k, v]) => (k === 'form' ? v : `${k} ${v}`)).join('; ');
 }
@@ -134,9 +125,9 @@ export function toFormValues(config: RunConfig): Record<RunConfigField, string |
     preset: config.preset,
     seed: String(config.seed),
     sftSteps: String(config.sftSteps),
-    batchSize: String(config.batchSize),
-    seqLen: String(config.seqLen),
-    lr: String(config.lr),
+    rlSteps: String(config.rlSteps),
+    tasksPerStep: String(config.tasksPerStep),
+    groupSize: String(config.groupSize),
     quick: config.quick,
   };
 }

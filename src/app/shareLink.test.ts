@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_RUN_CONFIG, type RunConfig } from './runConfig';
 import { encodeRunConfig, fromBase64Url, readShareLink, shareHash, shareUrl, toBase64Url } from './shareLink';
 
-const config: RunConfig = { preset: 'tiny', seed: 42, sftSteps: 7, batchSize: 2, seqLen: 640, lr: 0.0005, quick: true };
+const config: RunConfig = { preset: 'tiny', seed: 42, sftSteps: 7, rlSteps: 3, tasksPerStep: 2, groupSize: 4, quick: true };
 
 describe('share links', () => {
   it('base64url round-trips UTF-8 without padding or +/', () => {
@@ -26,7 +26,7 @@ describe('share links', () => {
   });
 
   it('equal configs give equal links whatever the key order', () => {
-    const shuffled = { quick: true, lr: 0.0005, seqLen: 640, batchSize: 2, sftSteps: 7, seed: 42, preset: 'tiny' } as RunConfig;
+    const shuffled = { quick: true, groupSize: 4, tasksPerStep: 2, rlSteps: 3, sftSteps: 7, seed: 42, preset: 'tiny' } as RunConfig;
     expect(encodeRunConfig(shuffled)).toBe(encodeRunConfig(config));
   });
 
@@ -44,7 +44,7 @@ describe('share links', () => {
     ['not base64url', '#config=%%%', /not base64url-encoded JSON/],
     ['cut off mid-character', `#config=${toBase64Url('{"preset":"nano"}').slice(0, 5)}`, /does not decode to JSON|not base64url/],
     ['an array', `#config=${toBase64Url('[1,2]')}`, /must decode to a JSON object/],
-    ['a bad field', `#config=${toBase64Url(JSON.stringify({ ...config, batchSize: 0 }))}`, /batchSize must be at least 1/],
+    ['a bad field', `#config=${toBase64Url(JSON.stringify({ ...config, groupSize: 1 }))}`, /groupSize must be at least 2/],
     ['empty', '#config=', /config= is empty/],
   ])('rejects a link that is %s, falling back to the defaults', (_what, hash, message) => {
     const r = readShareLink(`${hash}&autostart=1`);

@@ -26,8 +26,8 @@ export function fromBase64Url(encoded: string): string {
 
 /** The `config=` value for a RunConfig (keys in a fixed order so equal configs give equal links). */
 export function encodeRunConfig(config: RunConfig): string {
-  const { preset, seed, sftSteps, batchSize, seqLen, lr, quick } = config;
-  return toBase64Url(JSON.stringify({ preset, seed, sftSteps, batchSize, seqLen, lr, quick }));
+  const { preset, seed, sftSteps, rlSteps, tasksPerStep, groupSize, quick } = config;
+  return toBase64Url(JSON.stringify({ preset, seed, sftSteps, rlSteps, tasksPerStep, groupSize, quick }));
 }
 
 /** `#config=…` (plus `&autostart=1`) for location.hash. */

@@ -76,26 +76,53 @@ export interface RoutingResult {
   weights: GpuWeights;
 }
 
+/** Held-out evaluations, in run order ('before SFT' only when eval.before). */
+export type RoutingEvalLabel = 'before SFT' | 'after SFT' | 'after GRPO';
+
+/**
+ * What a caller hears while the recipe runs. Any hook may throw to stop the run (a user's Stop): the
+ * weights are released and the error propagates, so a stop lands at the next step or evaluation.
+ */
 export interface RoutingHooks {
   log?: (line: string) => void;
+  /** A stage starts: 'sft', 'grpo' or 'eval' (with the evaluation's label); `detail` says what it runs. */
+  onStage?: (stage: 'eval' | 'sft' | 'grpo', detail: string, evalLabel?: RoutingEvalLabel) => void;
   onSft?: (m: SftMetrics) => void;
   onRlStep?: (r: RlStepRecord) => void;
+  /** A held-out evaluation finished. */
+  onEval?: (label: RoutingEvalLabel, report: HeldoutReport) => void;
   /** Start from these weights instead of a fresh init (e.g. a saved SFT checkpoint with sft.steps = 0). */
   initial?: Map<string, Float32Array>;
 }
 
+/** Rows × tokens the recipe trains at (SFT batch or GRPO micro-batch, whichever is larger): what a fit check must allow. */
+export function recipeTrainingShape(recipe: RoutingRecipe): { batch: number; seqLen: number } {
+  return { batch: Math.max(recipe.sft.batchSize, recipe.rl.trainer.microBatchRows), seqLen: Math.max(MAX_TOTAL, recipe.rl.trainer.seqLen) };
+}
+
 export async function runRoutingLearning(rt: GpuRuntime, recipe: RoutingRecipe, hooks: RoutingHooks = {}): Promise<RoutingResult> {
+  const w = new GpuWeights(rt, recipe.model, hooks.initial ?? initialWeights(recipe.model, recipe.seed));
+  try {
+    return await learn(rt, w, recipe, hooks);
+  } catch (e) {
+    w.destroy(); // a failed or stopped run: the caller never gets the weights to release
+    throw e;
+  }
+}
+
+async function learn(rt: GpuRuntime, w: GpuWeights, recipe: RoutingRecipe, hooks: RoutingHooks): Promise<RoutingResult> {
   const log = hooks.log ?? (() => {});
   const tok = new ByteTokenizer();
   const family = routingFamily;
-  const w = new GpuWeights(rt, recipe.model, hooks.initial ?? initialWeights(recipe.model, recipe.seed));
   const greedy = modelTurnGenerator(rt, w, GREEDY);
   const seconds = { sft: 0, rl: 0, eval: 0 };
-  const evaluate = async (stage: string): Promise<HeldoutReport> => {
+  const evaluate = async (stage: RoutingEvalLabel): Promise<HeldoutReport> => {
+    hooks.onStage?.('eval', `${stage}: greedy on ${recipe.eval.n} held-out tasks`, stage);
     const t0 = performance.now();
     const r = await evaluateHeldout(family, tok, greedy, { n: recipe.eval.n, seed: recipe.seed, rollout: recipe.rl.rollout, batch: 64 });
     seconds.eval += (performance.now() - t0) / 1000;
     log(`${stage}: held-out success ${(100 * r.successRate).toFixed(1)} % (n = ${r.n}), reward ${r.meanReward.toFixed(3)} ${JSON.stringify(roundAll(r.components))}`);
+    hooks.onEval?.(stage, r);
     return r;
   };
 
@@ -103,6 +130,7 @@ export async function runRoutingLearning(rt: GpuRuntime, recipe: RoutingRecipe, 
   let t0 = performance.now();
   let sftHistory: SftMetrics[] = [];
   if (recipe.sft.steps > 0) {
+    hooks.onStage?.('sft', `format-only SFT: ${recipe.sft.steps} steps × ${recipe.sft.batchSize} conversations`);
     const tasks = Array.from({ length: recipe.sft.docs }, (_, i) => family.generateTask(recipe.seed, i, 'train'));
     const docs = formatOnlyDocs(family, tasks, tok, withCompactTools, recipe.seed);
     const s = recipe.sft;
@@ -117,6 +145,7 @@ export async function runRoutingLearning(rt: GpuRuntime, recipe: RoutingRecipe, 
   const afterSft = await evaluate('after SFT');
 
   t0 = performance.now();
+  if (recipe.rl.steps > 0) hooks.onStage?.('grpo', `${recipe.rl.steps} steps × ${recipe.rl.tasksPerStep} tasks × ${recipe.rl.rollout.groupSize} samples`);
   const onStep = (r: RlStepRecord) => {
     hooks.onRlStep?.(r);
     const m = r.metrics;

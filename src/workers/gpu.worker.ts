@@ -1,19 +1,15 @@
 // The GPU worker: owns its own GPUDevice (a device cannot cross workers) and exposes the kernel
 // self-check and the demo run to the page through Comlink. The page may hand it a loaded model
-// (Float32Arrays, transferred, not copied); runs then start SFT from those weights.
+// (Float32Arrays, transferred, not copied); runs then start from those weights (runDemo's `initial`).
 import * as Comlink from 'comlink';
-import { routingToolChats, type ToolChat } from '../data/toolChats';
 import { acquireDevice, describeContext, type FeatureLevelChoice } from '../gpu/device';
 import { GpuError } from '../gpu/errors';
 import { GpuRuntime } from '../gpu/runtime';
 import { type ModelConfig, validateModelConfig } from '../model/config';
-import { checkFits, countParameters, estimateMemory, parameterTable } from '../model/parameters';
-import { GpuWeights } from '../model/weights';
+import { countParameters, parameterTable } from '../model/parameters';
 import '../ops/allChecks';
 import { type CheckResult, runSelfCheck } from '../ops/selfCheck';
-import { ByteTokenizer, encodeConversation, withCompactTools } from '../tokenizer';
-import { DEFAULT_DEMO, type DemoEvent, type DemoOptions, type DemoSummary, runDemo, toolCallAccuracy } from '../train/demoPipeline';
-import { DEFAULT_SFT, trainSft } from '../train/sft';
+import { DEFAULT_DEMO, type DemoEvent, type DemoOptions, type DemoSummary, runDemo } from '../train/demoPipeline';
 
 export interface AdapterReport {
   description: string;
@@ -33,18 +29,19 @@ export interface WorkerFailure {
   message: string;
 }
 
-/** runDemo's options as the page sends them. */
-export interface PageRunOptions extends Partial<DemoOptions> {
-  /** Smoke run: 8 training / 2 held-out conversations, no kernel self-check (explicit options win). */
+/** runDemo's options as the page sends them (a loaded model stays in the worker: `useLoadedModel`). */
+export interface PageRunOptions extends Partial<Omit<DemoOptions, 'initial'>> {
+  /** Smoke run: QUICK_DEMO's stage sizes and no kernel self-check (explicit options win). */
   quick?: boolean;
-  /** Start SFT from the model given to loadModel() instead of the preset's seeded initial weights. */
+  /** Start from the model given to loadModel() instead of the preset's seeded initial weights. */
   useLoadedModel?: boolean;
 }
 
-export const QUICK_DEMO: Partial<DemoOptions> = { trainConversations: 8, evalTasks: 2, skipSelfCheck: true };
+/** A smoke run of every stage: seconds per stage on a CPU adapter. */
+export const QUICK_DEMO: Partial<DemoOptions> = { sftSteps: 3, rlSteps: 2, tasksPerStep: 2, groupSize: 4, evalTasks: 4, skipSelfCheck: true };
 
 /** A run's summary; `model` says what was trained ("preset nano" or "loaded: <source>"). */
-export type PageRunSummary = DemoSummary & { model: string };
+export type PageRunSummary = DemoSummary;
 
 /** A loaded model as it crosses to the worker: parallel names/arrays so the arrays can be transferred. */
 export interface ModelTransfer {
@@ -132,13 +129,13 @@ const api = {
     loaded = null;
   },
 
-  /** Asks the current run to stop at its next event (SFT step, evaluation, kernel check). */
+  /** Asks the current run to stop at its next event (SFT or GRPO step, evaluation, kernel check). */
   stop(): boolean {
     if (running) stopRequested = true;
     return running;
   },
 
-  /** The demo pipeline (self-check → SFT → evaluation); events stream through onEvent. */
+  /** The demo pipeline (self-check → SFT → evaluation → GRPO → evaluation → sample); events stream through onEvent. */
   async runDemo(opts: PageRunOptions, onEvent: (e: DemoEvent) => void): Promise<PageRunSummary | WorkerFailure> {
     if (running) return { code: 'busy', message: 'a run is already in progress: stop it first' };
     running = true;
@@ -152,9 +149,9 @@ const api = {
       const options: DemoOptions = { ...DEFAULT_DEMO, ...(quick ? QUICK_DEMO : {}), ...explicit };
       if (useLoadedModel) {
         if (!loaded) throw new Error('no loaded model in the GPU worker: load one first (or untick "start from the loaded model")');
-        return await runDemoFromModel(requireRuntime(), options, loaded, emit);
+        options.initial = { cfg: loaded.cfg, params: loaded.params, label: loaded.source };
       }
-      return { ...(await runDemo(requireRuntime(), options, emit)), model: `preset ${options.preset}` };
+      return await runDemo(requireRuntime(), options, emit);
     } catch (e) {
       return asFailure(e);
     } finally {
@@ -163,76 +160,6 @@ const api = {
     }
   },
 };
-
-// ---- runs from a loaded model ----------------------------------------------------------------
-// demoPipeline.runDemo always starts from PRESETS[preset] with seeded weights. Until it takes
-// initial weights as an option (the hook is proposed in the page's issue note), this mirrors its
-// stages for a loaded checkpoint; keep the two in step.
-
-const tok = new ByteTokenizer();
-
-function toDoc(c: ToolChat) {
-  const { messages, tools } = withCompactTools(c.messages, c.tools);
-  const seq = encodeConversation(tok, messages, tools);
-  return { ids: seq.ids, mask: seq.assistantMask };
-}
-
-async function runDemoFromModel(
-  rt: GpuRuntime, opts: DemoOptions, model: NonNullable<typeof loaded>, emit: (e: DemoEvent) => void,
-): Promise<PageRunSummary> {
-  const t0 = performance.now();
-  const { cfg } = model;
-  if (cfg.tokenizer !== 'byte' || cfg.vocabSize < tok.vocabSize) {
-    throw new Error(`the loaded model (${cfg.tokenizer} tokenizer, vocab ${cfg.vocabSize}) cannot train on the demo's byte-tokenized data: it needs the byte tokenizer and vocab_size ≥ ${tok.vocabSize}`);
-  }
-  if (opts.seqLen > cfg.maxPositionEmbeddings) {
-    throw new Error(`seq len ${opts.seqLen} is longer than the loaded model's max_position_embeddings ${cfg.maxPositionEmbeddings}: lower seq len`);
-  }
-  let failures = 0;
-  if (!opts.skipSelfCheck) {
-    emit({ kind: 'stage', stage: 'self-check', detail: 'kernels vs float64 reference' });
-    const results = await runSelfCheck(rt, { onResult: (r) => emit({ kind: 'check', name: r.name, ok: r.ok, relErr: r.relErr }) });
-    failures = results.filter((r) => !r.ok).length;
-    if (failures > 0) throw new Error(`demo: ${failures} kernel self-check(s) failed on this adapter; the results above say which`);
-  }
-  emit({ kind: 'stage', stage: 'data', detail: `${opts.trainConversations} tool-calling conversations` });
-  const train = await routingToolChats(opts.trainConversations, opts.seed, 'train');
-  const heldout = await routingToolChats(opts.evalTasks, opts.seed, 'heldout');
-  const parameters = countParameters(cfg);
-  const problem = checkFits(estimateMemory(cfg, { batch: opts.batchSize, seqLen: opts.seqLen, optimizer: 'adamw', weightDtype: 'f32' }),
-    { maxBufferSize: rt.ctx.limits.maxBufferSize, maxStorageBufferBindingSize: rt.ctx.limits.maxStorageBufferBindingSize }, { label: 'the loaded model' });
-  if (problem) throw new GpuError('limit-too-small', `the loaded model (${parameters} parameters) does not fit this device: ${problem}`);
-  emit({ kind: 'stage', stage: 'model', detail: `loaded from ${model.source}: ${(parameters / 1e6).toFixed(2)} M parameters` });
-  const w = new GpuWeights(rt, cfg, model.params);
-  try {
-    emit({ kind: 'stage', stage: 'eval', detail: 'held-out tool calls before training' });
-    const before = await toolCallAccuracy(rt, w, heldout, opts.seed);
-    emit({ kind: 'eval', label: 'before SFT', success: before.correct, total: heldout.length });
-
-    emit({ kind: 'stage', stage: 'sft', detail: `loaded model, ${parameters} parameters, ${opts.sftSteps} steps` });
-    const history = await trainSft(
-      rt, w, { train: train.map(toDoc), padId: tok.padId },
-      { ...DEFAULT_SFT, batchSize: opts.batchSize, seqLen: opts.seqLen, steps: opts.sftSteps, lr: opts.lr, warmupSteps: Math.min(10, opts.sftSteps), pack: false, seed: opts.seed },
-      (metrics) => emit({ kind: 'sft', metrics, totalSteps: opts.sftSteps }),
-    );
-
-    emit({ kind: 'stage', stage: 'eval', detail: 'held-out tool calls after SFT' });
-    const after = await toolCallAccuracy(rt, w, heldout, opts.seed);
-    emit({ kind: 'eval', label: 'after SFT', success: after.correct, total: heldout.length });
-    emit({ kind: 'sample', text: `user: ${heldout[0].messages[1].content}\nassistant: ${after.texts[0]}` });
-
-    const summary: PageRunSummary = {
-      preset: opts.preset, model: `loaded: ${model.source}`, parameters, selfCheckFailures: failures,
-      firstLoss: history[0]?.loss ?? Number.NaN, finalLoss: history.at(-1)?.loss ?? Number.NaN,
-      heldoutSuccessBefore: before.correct / heldout.length, heldoutSuccessAfter: after.correct / heldout.length,
-      seconds: (performance.now() - t0) / 1000,
-    };
-    emit({ kind: 'done', summary });
-    return summary;
-  } finally {
-    w.destroy();
-  }
-}
 
 export type GpuWorkerApi = typeof api;
 
