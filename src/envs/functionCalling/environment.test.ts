@@ -179,6 +179,15 @@ describe('FunctionCallingEnv episode', () => {
     expect(garbled.info.success).toBe(false);
   });
 
+  it('a routing (single-turn) reply without a call earns no format reward', async () => {
+    const task = generateRoutingTask(2, 3, 'train');
+    const r = await started(task).step('eeee');
+    expect(r.done).toBe(true);
+    expect(r.reward.components.format).toBe(0);
+    expect(r.reward.total).toBe(0);
+    expect(r.info.formatIssues).toContain('this single-turn task needs a tool call, but the reply makes none');
+  });
+
   it('custom weights change the total, not the components', async () => {
     const env = new FunctionCallingEnv({}, { exact_match: 1, format: 0, function_choice: 0, arguments: 0 });
     env.reset(simple);

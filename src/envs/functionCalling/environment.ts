@@ -100,6 +100,9 @@ export class FunctionCallingEnv implements Environment<FunctionCallingTask> {
     this.turns++;
     const parsed = parseBounded(text);
     const issues = formatIssues(parsed);
+    // A single-turn task that needs a call has no text-answer exit: without this, "any clean text"
+    // earned the format reward and GRPO drifted to answering without calling (seen in the demo).
+    if (task.singleTurn && task.check !== 'irrelevance' && !parsed.attemptedCall) issues.push('this single-turn task needs a tool call, but the reply makes none');
     if (issues.length > 0) this.formatOk = false;
     const info: Record<string, unknown> = { turn: this.turns, formatIssues: issues, parseErrors: parsed.errors.map((e) => e.message) };
     const messages: ChatMessage[] = [];
