@@ -29,7 +29,7 @@ export interface RunConfig {
  * out rather than imported so this module (and share links) stays free of the GPU code; a unit test
  * keeps the two equal.
  */
-export const DEFAULT_RUN_CONFIG: RunConfig = { preset: 'nano', seed: 1, sftSteps: 80, rlSteps: 12, tasksPerStep: 4, groupSize: 8, quick: false };
+export const DEFAULT_RUN_CONFIG: RunConfig = { preset: 'nano', seed: 1, sftSteps: 150, rlSteps: 10, tasksPerStep: 4, groupSize: 8, quick: false };
 
 /**
  * Rows × tokens the demo's recipe trains at (recipeTrainingShape of routingRecipe): what the page's

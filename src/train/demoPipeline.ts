@@ -43,7 +43,7 @@ export interface DemoOptions {
 
 /** What `npm run demo` and the page's Start run: about 8 minutes on this 2-core machine's llvmpipe. */
 export const DEFAULT_DEMO: DemoOptions = {
-  preset: 'nano', seed: 1, sftSteps: 80, rlSteps: 12, tasksPerStep: 4, groupSize: 8, evalTasks: 64,
+  preset: 'nano', seed: 1, sftSteps: 150, rlSteps: 10, tasksPerStep: 4, groupSize: 8, evalTasks: 64,
 };
 
 /** One GRPO step as the progress displays show it (from the step's RlStepRecord). */
