@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
-  bf16ArrayToFloat32, bf16BitsToFloat32, f16ArrayToFloat32, f16BitsToFloat32, float32ToBF16Bits, float32ToF16Bits,
+  bf16ArrayToFloat32, bf16BitsToFloat32, f16ArrayToFloat32, f16BitsToFloat32, float32ToBF16Bits, float32ToF16Bits, packF16Pairs,
+  roundToF16, unpackF16Pairs,
 } from './halfFloat';
 
 describe('F16', () => {
@@ -72,5 +73,21 @@ describe('BF16', () => {
     expect(float32ToBF16Bits(1 + 2 ** -8 + 2 ** -20)).toBe(0x3f81);
     expect(float32ToBF16Bits(Math.PI)).toBe(0x4049);
     expect(bf16BitsToFloat32(float32ToBF16Bits(NaN))).toBeNaN();
+  });
+});
+
+describe('F16 pairs (packed frozen weights)', () => {
+  it('packs two per u32 (low half first, odd tail 0) and unpacks exactly; roundToF16 = decode(encode)', () => {
+    const v = [1, -2, 65504, 2 ** -24, 1e6, -0, 0.1];
+    const w = packF16Pairs(v);
+    expect([...w]).toEqual([(0xc000 << 16 | 0x3c00) >>> 0, (0x0001 << 16 | 0x7bff) >>> 0, (0x8000 << 16 | 0x7c00) >>> 0, 0x2e66]);
+    const back = unpackF16Pairs(w, v.length);
+    expect([...back]).toEqual([1, -2, 65504, 2 ** -24, Infinity, -0, roundToF16(0.1)]);
+    expect(roundToF16(0.1)).toBe(0.0999755859375);
+    expect(roundToF16(1 + 2 ** -11)).toBe(1); // ties to even
+    expect(roundToF16(3 * 2 ** -25)).toBe(2 ** -23); // subnormal tie → even (2 units)
+    expect(roundToF16(70000)).toBe(Infinity);
+    expect(roundToF16(NaN)).toBeNaN();
+    expect(() => unpackF16Pairs(w, 9)).toThrow(/cannot hold/);
   });
 });

@@ -91,3 +91,23 @@ export function float32ArrayToBF16(values: Float32Array): Uint16Array {
   for (let i = 0; i < values.length; i++) out[i] = float32ToBF16Bits(values[i]);
   return out;
 }
+
+/** F16 values packed two per u32 word, low half first (the layout of src/ops/matmulPackedF16). */
+export function packF16Pairs(values: ArrayLike<number>): Uint32Array {
+  const out = new Uint32Array(Math.ceil(values.length / 2));
+  for (let i = 0; i < values.length; i++) out[i >> 1] |= float32ToF16Bits(values[i]) << (16 * (i & 1));
+  return out;
+}
+
+/** The n values of packF16Pairs' words, as float32. */
+export function unpackF16Pairs(words: Uint32Array, n: number): Float32Array {
+  if (words.length !== Math.ceil(n / 2)) throw new Error(`unpackF16Pairs: ${words.length} words cannot hold exactly ${n} values`);
+  const out = new Float32Array(n);
+  for (let i = 0; i < n; i++) out[i] = f16BitsToFloat32((words[i >> 1] >>> (16 * (i & 1))) & 0xffff);
+  return out;
+}
+
+/** x rounded to the nearest binary16 value (ties to even), as a number (float64 references). */
+export function roundToF16(x: number): number {
+  return f16BitsToFloat32(float32ToF16Bits(x));
+}

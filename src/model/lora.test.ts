@@ -13,8 +13,11 @@ import { type ModelConfig, PRESETS } from './config';
 import { modelBackward } from './backward';
 import { Decoder } from './decode';
 import { modelForward, writeBatch } from './forward';
+import { isPackedF16, packedWords } from '../ops/matmulPackedF16';
+import { roundToF16 } from './halfFloat';
 import {
-  attachLora, detachLora, initialLoraWeights, type LoraConfig, LoraAdapters, loraParameterName, loraParameterTable, mergeLora, peftAdapterConfig,
+  attachLora, detachLora, initialLoraWeights, type LoraConfig, LoraAdapters, loraParameterName, loraParameterTable, mergeLora, packableBaseNames,
+  packFrozenBase, peftAdapterConfig,
 } from './lora';
 import { countLoraParameters, LORA_TARGETS, parameterTable } from './parameters';
 import { supervisedStep } from './trainStep';
@@ -203,6 +206,146 @@ describe.each(TEST_ADAPTERS)('LoRA on %s', (adapter) => {
     expect(await adapters.download()).toEqual(adapterValues); // merging leaves the adapters as they were
     releaseActivations(rt, acts);
     adapters.destroy();
+    w.destroy();
+  });
+});
+
+/** The base weights as the f16-base model computes with them: layer projections rounded to f16. */
+function roundedBase(cfg: ModelConfig, values: Map<string, Float32Array>): Map<string, Float32Array> {
+  const packed = new Set(packableBaseNames(cfg));
+  return new Map([...values].map(([k, v]) => [k, packed.has(k) ? v.map(roundToF16) : v]));
+}
+
+describe.each(TEST_ADAPTERS)('LoRA with an f16 base on %s', (adapter) => {
+  it.each([
+    ['every target, tied embeddings', TINY, { rank: 3, alpha: 5, targets: LORA_TARGETS, baseDtype: 'f16' }],
+    ['q, v, down; untied head, GQA ratio 4', { ...TINY, numHeads: 8, numKvHeads: 2, tieWordEmbeddings: false },
+      { rank: 2, alpha: 4, targets: ['q_proj', 'v_proj', 'down_proj'], baseDtype: 'f16' }],
+  ] as const)(`%s: loss, logits, every dA, dB vs float64 reference on f16-rounded base weights, rel err ≤ ${TOL}; half the memory; decode; detach`, async (_name, cfg, lora) => {
+    const rt = await testRuntime(adapter);
+    const rng = new Rng(29);
+    const [B, T] = [2, 5];
+    const N = B * T;
+    const values = randomWeights(cfg, rng);
+    const adapterValues = randomAdapters(cfg, lora, rng);
+    const inputIds = Int32Array.from({ length: N }, () => rng.int(0, cfg.vocabSize - 1));
+    const targets = Int32Array.from({ length: N }, () => rng.int(0, cfg.vocabSize - 1));
+    const mask = Float32Array.from({ length: N }, (_, i) => (i % 4 === 0 ? 0 : 1));
+
+    const w = new GpuWeights(rt, cfg, values);
+    const adapters = new LoraAdapters(rt, cfg, lora, adapterValues);
+    rt.pool.trim();
+    const held = rt.pool.getStats().heldBytes;
+    attachLora(rt, w, adapters);
+    const names = packableBaseNames(cfg);
+    expect(names.length).toBe(7 * cfg.numLayers);
+    for (const name of names) expect(isPackedF16(w.get(name)), name).toBe(true);
+    expect(isPackedF16(w.get('model.embed_tokens.weight'))).toBe(false);
+    // Memory actually given back: 4 bytes → 2 per projection value (buffers padded to 16 B).
+    const pad = (bytes: number) => Math.max(16, Math.ceil(bytes / 16) * 16);
+    const saved = names.reduce((s, n) => { const size = values.get(n)!.length; return s + pad(4 * size) - pad(4 * packedWords(size)); }, 0);
+    expect(held - rt.pool.getStats().heldBytes).toBe(saved);
+    attachLora(rt, w, adapters); // re-attaching leaves the packed base as it is
+    expect(held - rt.pool.getStats().heldBytes).toBe(saved);
+
+    const acts = planActivations(rt, cfg, B, T, lora);
+    const scratch = planBackwardScratch(rt, cfg, B, T, lora);
+    w.zeroGrads();
+    const batch = { inputIds, targets, mask };
+    writeBatch(rt, w, acts, batch);
+    modelForward(rt, w, acts);
+    const logits = await rt.readF32(acts.logits);
+    const { loss } = await supervisedStep(rt, w, acts, scratch, batch);
+    const grads = await w.downloadGrads();
+
+    const rounded = roundedBase(cfg, values);
+    const ref = referenceLoraLoss(cfg, to64(rounded), toReference(cfg, lora, adapterValues), inputIds, targets, Float64Array.from(mask), B, T);
+    expect(Math.abs(loss - ref.loss) / ref.loss).toBeLessThanOrEqual(TOL);
+    expect(relativeError(logits, ref.logits)).toBeLessThanOrEqual(TOL);
+    for (const p of adapters.table) {
+      const r = ref.grads.get(p.base)!;
+      const expected = p.which === 'A' ? r.dA : r.dB;
+      expect(expected.some((v) => v !== 0), `${p.name} reference gradient is zero`).toBe(true);
+      expect(relativeError(grads.get(p.name)!, expected), p.name).toBeLessThanOrEqual(TOL);
+    }
+    // The model really computes with f16 weights: far closer to the rounded reference than to f32.
+    const refF32 = referenceLoraLoss(cfg, to64(values), toReference(cfg, lora, adapterValues), inputIds, targets, Float64Array.from(mask), B, T);
+    console.log(`${adapter}: logits rel err vs f16-rounded reference ${relativeError(logits, ref.logits).toExponential(2)}, vs f32 reference ${relativeError(logits, refF32.logits).toExponential(2)}`);
+    expect(relativeError(logits, refF32.logits)).toBeGreaterThan(10 * relativeError(logits, ref.logits));
+
+    // KV-cache decode (thin packed kernels): prefill 4 tokens, one step; last-token logits.
+    const V = cfg.vocabSize;
+    const dec = new Decoder(rt, w, B, T);
+    const prompt = Int32Array.from({ length: B * 4 }, (_, i) => inputIds[Math.floor(i / 4) * T + (i % 4)]);
+    const expectRows = (got: Float32Array, t: number) => {
+      for (let b = 0; b < B; b++) {
+        const want = logits.subarray((b * T + t) * V, (b * T + t + 1) * V);
+        expect(relativeError(got.subarray(b * V, (b + 1) * V), want), `decode row ${b} t ${t}`).toBeLessThanOrEqual(1e-4);
+      }
+    };
+    expectRows(await dec.forward(prompt, new Int32Array(B), new Int32Array(B).fill(3)), 3);
+    expectRows(await dec.forward(Int32Array.from({ length: B }, (_, b) => inputIds[b * T + 4]), new Int32Array(B).fill(4), new Int32Array(B)), 4);
+    dec.destroy();
+
+    // Detached, the base is f32 again and holds exactly the f16-rounded values.
+    detachLora(w);
+    const back = await w.download();
+    for (const [name, v] of rounded) expect(back.get(name)!.every((x, i) => x === v[i]), name).toBe(true);
+    releaseActivations(rt, acts);
+    releaseBackwardScratch(rt, scratch);
+    adapters.destroy();
+    w.destroy();
+  });
+
+  it('SFT steps on the adapters lower the loss; the packed base stays bit-identical; merge equals the f16-base model', async () => {
+    const rt = await testRuntime(adapter);
+    const cfg = TINY;
+    const lora: LoraConfig = { rank: 4, alpha: 8, targets: LORA_TARGETS, baseDtype: 'f16' };
+    const rng = new Rng(31);
+    const [B, T] = [2, 6];
+    const N = B * T;
+    const values = randomWeights(cfg, rng);
+    const inputIds = Int32Array.from({ length: N }, () => rng.int(0, cfg.vocabSize - 1));
+    const targets = Int32Array.from({ length: N }, () => rng.int(0, cfg.vocabSize - 1));
+    const mask = new Float32Array(N).fill(1);
+    const w = new GpuWeights(rt, cfg, values);
+    const adapters = new LoraAdapters(rt, cfg, lora, undefined, 3);
+    attachLora(rt, w, adapters);
+    const q = 'model.layers.1.self_attn.q_proj.weight';
+    const before = await rt.read(w.get(q));
+    const acts = planActivations(rt, cfg, B, T, lora);
+    const scratch = planBackwardScratch(rt, cfg, B, T, lora);
+    const opt = new AdamWState(rt, w, w.trainableNames());
+    const losses: number[] = [];
+    for (let step = 0; step < 4; step++) {
+      w.zeroGrads();
+      losses.push((await supervisedStep(rt, w, acts, scratch, { inputIds, targets, mask })).loss);
+      await opt.apply({ lr: 2e-2, beta1: 0.9, beta2: 0.95, eps: 1e-8, weightDecay: 0 }, 1.0);
+    }
+    console.log(`${adapter} f16-base LoRA losses: ${losses.map((l) => l.toFixed(4)).join(' ')}`);
+    expect(losses[1]).toBeLessThan(losses[0]); // one step already lowers it
+    expect(losses[3]).toBeLessThan(losses[1]);
+    expect([...(await rt.read(w.get(q)))]).toEqual([...before]);
+    // Merge unpacks the base and adds s·B·A in f32: same logits as the f16-base LoRA model.
+    writeBatch(rt, w, acts, { inputIds });
+    modelForward(rt, w, acts);
+    const adapted = await rt.readF32(acts.logits);
+    mergeLora(rt, w);
+    expect(isPackedF16(w.get(q))).toBe(false);
+    modelForward(rt, w, acts);
+    expect(relativeError(await rt.readF32(acts.logits), adapted)).toBeLessThanOrEqual(1e-4);
+    opt.destroy();
+    releaseActivations(rt, acts);
+    releaseBackwardScratch(rt, scratch);
+    adapters.destroy();
+    w.destroy();
+  });
+
+  it('rejects a bad baseDtype and packing a trainable base', async () => {
+    const rt = await testRuntime(adapter);
+    expect(() => loraParameterTable(TINY, { rank: 2, alpha: 2, targets: ['q_proj'], baseDtype: 'bf16' as never })).toThrow(/baseDtype must be 'f32' or 'f16', got 'bf16'/);
+    const w = new GpuWeights(rt, TINY, randomWeights(TINY, new Rng(1)));
+    expect(() => packFrozenBase(rt, w)).toThrow(/attach LoRA adapters first/);
     w.destroy();
   });
 });

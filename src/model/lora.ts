@@ -8,6 +8,10 @@
 //   g = s·dy·B (N, r);  dx += g·A;  dA += gᵀ·x (r, in);  dB += dyᵀ·xa (out, r)
 // With adapters attached (attachLora) the model's backward computes no base-weight gradient at all
 // (no dW matmuls, no dW buffers): only dA, dB, and the activation gradients that reach them.
+// baseDtype 'f16': attachLora packs the frozen layer projections (q…down of every layer, adapted or
+// not) to f16 pairs in u32 words, half their memory; ./linear then runs them through the packed
+// kernels (src/ops/matmulPackedF16), in the training forward, backward (dx only) and KV-cache decode.
+// detachLora and mergeLora unpack them back to f32 (the f16-rounded values).
 // Export names are PEFT's (adapter_model.safetensors):
 //   base_model.model.model.layers.{l}.self_attn.{q,k,v,o}_proj.lora_{A,B}.weight
 //   base_model.model.model.layers.{l}.mlp.{gate,up,down}_proj.lora_{A,B}.weight
@@ -16,6 +20,7 @@ import { packParams } from '../gpu/runtime';
 import type { Tensor } from '../gpu/tensor';
 import { grid1d } from '../ops/grid';
 import { matmulForward } from '../ops/matmul';
+import { isPackedF16, packF16, unpackF16 } from '../ops/matmulPackedF16';
 import { Rng } from '../util/rng';
 import { type ModelConfig, validateModelConfig } from './config';
 import { LORA_TARGETS, type LoraOptions, type LoraTarget, parameterTable } from './parameters';
@@ -45,6 +50,9 @@ export function validateLoraConfig(lora: LoraConfig): LoraConfig {
     if (!LORA_TARGETS.includes(t)) throw new Error(`LoRA: unknown target '${t}'; choose from ${LORA_TARGETS.join(', ')}`);
   }
   if (new Set(lora.targets).size !== lora.targets.length) throw new Error(`LoRA: target listed twice in [${lora.targets.join(', ')}]`);
+  if (lora.baseDtype !== undefined && lora.baseDtype !== 'f32' && lora.baseDtype !== 'f16') {
+    throw new Error(`LoRA: baseDtype must be 'f32' or 'f16', got '${String(lora.baseDtype)}'`);
+  }
   return lora;
 }
 
@@ -138,7 +146,7 @@ export class LoraAdapters {
   private readonly byModule = new Map<string, LoraAdapter>();
 
   constructor(
-    private readonly rt: GpuRuntime,
+    readonly rt: GpuRuntime,
     readonly cfg: ModelConfig,
     readonly lora: LoraConfig,
     /** Adapter values by PEFT name (a loaded adapter); default initialLoraWeights(cfg, lora, seed). */
@@ -214,6 +222,7 @@ export class LoraAdapters {
 /**
  * Puts adapters on a model: its forward, decode and backward use them, its base weights freeze
  * (base gradients are released; w.grad(base) throws), and w.trainableNames() lists the adapters.
+ * With lora.baseDtype 'f16' the layer projections are packed to f16 here, once (packFrozenBase).
  * The caller keeps owning the adapters (w.destroy() does not free them).
  */
 export function attachLora(rt: GpuRuntime, w: GpuWeights, adapters: LoraAdapters): void {
@@ -224,11 +233,53 @@ export function attachLora(rt: GpuRuntime, w: GpuWeights, adapters: LoraAdapters
   rt.release(...w.grads.values()); // frozen: base gradients are never computed again while attached
   w.grads.clear();
   w.lora = adapters;
+  if (adapters.lora.baseDtype === 'f16') packFrozenBase(rt, w);
 }
 
-/** Removes the adapters (the model is the plain base model again; the adapters stay allocated). */
+/** Names of the frozen weights baseDtype 'f16' packs: every layer projection (kind 'matrix'). */
+export function packableBaseNames(cfg: ModelConfig): string[] {
+  return parameterTable(cfg).filter((p) => p.kind === 'matrix').map((p) => p.name);
+}
+
+/**
+ * Replaces each layer projection of w by its f16-packed copy (round to nearest even) and frees the
+ * f32 one; already packed ones are left alone. Only for a frozen base (adapters attached): the
+ * packed weights have no gradient and no optimizer can update them. Returns the bytes given back.
+ */
+export function packFrozenBase(rt: GpuRuntime, w: GpuWeights): number {
+  if (!w.lora) throw new Error('packFrozenBase: the base weights are trainable; attach LoRA adapters first (f16 storage is for a frozen base)');
+  let saved = 0;
+  for (const name of packableBaseNames(w.cfg)) {
+    const t = w.params.get(name)!;
+    if (isPackedF16(t)) continue;
+    const packed = packF16(rt, t, `${name}:f16`);
+    rt.release(t);
+    w.params.set(name, packed);
+    saved += 4 * (t.size - packed.size);
+  }
+  // The pool keeps released buffers for reuse; destroy the free ones (after submitting the packs
+  // that read them) so the f32 copies' memory really goes back.
+  rt.flush();
+  rt.pool.trim();
+  return saved;
+}
+
+/** Unpacks every f16-packed base weight of w back to f32 (exact: the f16-rounded values). */
+export function unpackFrozenBase(rt: GpuRuntime, w: GpuWeights): void {
+  for (const [name, t] of w.params) {
+    if (!isPackedF16(t)) continue;
+    w.params.set(name, unpackF16(rt, t, rt.empty(t.logicalShape, 'f32', name)));
+    rt.release(t);
+  }
+}
+
+/**
+ * Removes the adapters (the model is the plain base model again; the adapters stay allocated). An
+ * f16-packed base is unpacked back to f32 (its f16-rounded values), so the model can train in full.
+ */
 export function detachLora(w: GpuWeights): LoraAdapters | undefined {
   const a = w.lora;
+  if (a) unpackFrozenBase(a.rt, w);
   w.lora = undefined;
   return a;
 }
@@ -297,11 +348,12 @@ export function loraBackward(rt: GpuRuntime, ad: LoraAdapter, dy: Tensor, x: Ten
 
 /**
  * Export: W ← W + s·B·A on the GPU for every adapter of w, then detaches them, leaving a plain
- * model with the LoRA model's outputs (download it with w.download()). The adapters stay allocated.
+ * f32 model with the LoRA model's outputs (download it with w.download()). The adapters stay allocated.
  */
 export function mergeLora(rt: GpuRuntime, w: GpuWeights): void {
   const lora = w.lora;
   if (!lora) throw new Error('mergeLora: the model has no adapters attached');
+  unpackFrozenBase(rt, w); // an f16 base merges in f32: W_f16 + s·B·A
   for (const ad of lora.adapters()) {
     const sB = rt.empty(ad.B.shape, 'f32', 'lora.merge.sB'); // (out, r)
     rt.copy(ad.B, sB);

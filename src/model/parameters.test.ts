@@ -91,6 +91,21 @@ describe('estimateMemory', () => {
     expect(activationTable(HAND, 1, 3, { rank: 2, targets: ['q_proj'] }).map((a) => a.name)).toContain('lora_q_proj_xa');
   });
 
+  it('LoRA baseDtype f16: the layer projections at 2 bytes each (nano, tiny, qwen3-0.6b savings)', () => {
+    const lora = { rank: 8, targets: ['q_proj', 'v_proj'] as const };
+    for (const name of ['nano', 'tiny', 'qwen3-0.6b'] as const) {
+      const cfg = PRESETS[name];
+      const opts = { batch: 1, seqLen: 64, optimizer: 'adamw' as const, weightDtype: 'f32' as const };
+      const f32 = estimateMemory(cfg, { ...opts, lora: { ...lora, baseDtype: 'f32' } });
+      const f16 = estimateMemory(cfg, { ...opts, lora: { ...lora, baseDtype: 'f16' } });
+      const projections = parameterTable(cfg).filter((p) => p.kind === 'matrix').reduce((s, p) => s + p.shape[0] * p.shape[1], 0);
+      expect(f32.weightsBytes - f16.weightsBytes).toBe(2 * projections);
+      expect(f32.totalBytes - f16.totalBytes).toBe(2 * projections);
+      expect(estimateMemory(cfg, { ...opts, lora: { ...lora } })).toEqual(f32); // default f32
+      console.log(`${name}: frozen projections ${projections} params, f16 base saves ${formatBytes(2 * projections)} (${2 * projections} B); weights ${formatBytes(f32.weightsBytes)} → ${formatBytes(f16.weightsBytes)}`);
+    }
+  });
+
   it('finds the largest buffer: the embedding gradient for full 0.6B training, logits for a big nano batch', () => {
     const full = estimateMemory(PRESETS['qwen3-0.6b'], { batch: 1, seqLen: 512, optimizer: 'adamw', weightDtype: 'f16' });
     expect(full.largestBuffer).toEqual({ name: 'gradient of model.embed_tokens.weight', bytes: 151936 * 1024 * 4, perToken: false });

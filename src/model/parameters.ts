@@ -61,6 +61,12 @@ export function countLoraParameters(cfg: ModelConfig, lora: LoraOptions): number
 export interface LoraOptions {
   rank: number;
   targets: readonly LoraTarget[];
+  /**
+   * Storage of the frozen projection weights (q, k, v, o, gate, up, down of every layer) while the
+   * adapters are attached: 'f16' packs them two per u32 word (half the memory; the model computes
+   * with the f16-rounded values); default 'f32'. Embeddings, LM head and norms stay f32.
+   */
+  baseDtype?: 'f32' | 'f16';
 }
 
 export interface ActivationSpec {
@@ -162,7 +168,8 @@ export interface MemoryEstimate {
 }
 
 /**
- * Training memory. Weights: base in weightDtype + LoRA adapters in f32. Gradients: f32 per
+ * Training memory. Weights: base in weightDtype (LoRA baseDtype 'f16': the layer projections in
+ * f16) + LoRA adapters in f32. Gradients: f32 per
  * trainable parameter. AdamW: m and v in f32, plus an f32 master copy when training f16 weights
  * in full. Activations: activationTable() + backward scratch, f32.
  */
@@ -183,15 +190,17 @@ export function estimateMemory(cfg: ModelConfig, options: MemoryOptions): Memory
   const savedElements = acts.reduce((s, a) => s + numel(a.shape) * (a.perLayer ? cfg.numLayers : 1), 0);
   const activationsBytes = 4 * (savedElements + activationScratchElements(acts, cfg, tokens));
 
+  // LoRA with baseDtype 'f16' stores the layer projections (kind 'matrix') packed, 2 bytes each.
+  const bytesOf = (p: ParameterSpec) => (p.kind === 'matrix' && lora?.baseDtype === 'f16' ? 2 : weightBytes);
   const buffers: MemoryBuffer[] = [
-    ...params.map((p) => ({ name: p.name, bytes: numel(p.shape) * weightBytes, perToken: false })),
+    ...params.map((p) => ({ name: p.name, bytes: numel(p.shape) * bytesOf(p), perToken: false })),
     ...acts.map((a) => ({ name: a.name, bytes: 4 * numel(a.shape), perToken: true })),
   ];
   // f32 gradients and AdamW moments of the biggest trainable tensor can outgrow f16 weights.
   if (!lora) buffers.push(...params.map((p) => ({ name: `gradient of ${p.name}`, bytes: 4 * numel(p.shape), perToken: false })));
   const largestBuffer = buffers.reduce((a, b) => (b.bytes > a.bytes ? b : a));
 
-  const weightsBytes = base * weightBytes + 4 * loraParams;
+  const weightsBytes = params.reduce((sum, p) => sum + numel(p.shape) * bytesOf(p), 0) + 4 * loraParams;
   const gradsBytes = 4 * trainable;
   const optimizerBytes = 2 * 4 * trainable + masterCopy;
   return {
