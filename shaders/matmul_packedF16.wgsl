@@ -5,7 +5,13 @@
 //   forward  Y (M, out) = X (M, in) · Wᵀ   TRANS_B: op(B)[k, n] = W[n, k], K = in, N = out
 //   backward dX (M, in) = dY (M, out) · W  !TRANS_B: op(B)[k, n] = W[k, n], K = out, N = in
 // PAIRED (W's row length `in` even, so every 4-run along it starts on a word): 2 word loads per 4
-// values; otherwise one word per value. A is (M, K) row-major (never transposed), one batch entry.
+// values; otherwise one word per value. A is (M, K) row-major (never transposed), one batch entry,
+// read as vec4 when K % 4 == 0 (matmul_packedF16_a_vec4.wgsl; llvmpipe gathers) or per float.
+//
+// Versions (Node, 256 rows × in 256 × out 768, 5 runs, shared 2-core machine so ±30%):
+//   v1: per-float activation loads: llvmpipe 0.64× (forward) / 0.79× (dx) the f32 vec4 matmul.
+//   v2 (this): vec4 activation loads when K % 4 == 0: llvmpipe ~20 GFLOP/s, on par with f32;
+//       SwiftShader 2.0 / 2.3 vs 2.5 / 2.5 GFLOP/s (0.8–0.9×: the unpack costs ALU, not loads).
 
 struct Params {
   M: u32, K: u32, N: u32,
@@ -20,24 +26,9 @@ override TRANS_B: bool = false;
 override PAIRED: bool = true;
 
 @group(0) @binding(0) var<uniform> p: Params;
-@group(0) @binding(1) var<storage, read> A: array<f32>;
 @group(0) @binding(2) var<storage, read> B: array<u32>;
 @group(0) @binding(3) var<storage, read_write> C: array<f32>;
-
-// A[r, k]; zero past K, rows past M clamped (never stored).
-fn elemA(base: u32, r: u32, k: u32) -> f32 {
-  let v = A[base + min(r, p.M - 1u) * p.K + min(k, p.K - 1u)];
-  return select(0.0, v, k < p.K);
-}
-
-fn rowA(base: u32, r: u32, k: u32) -> vec4<f32> {
-  return vec4<f32>(elemA(base, r, k), elemA(base, r, k + 1u), elemA(base, r, k + 2u), elemA(base, r, k + 3u));
-}
-
-// A[row..row+3, k..k+3]; column r holds row r.
-fn loadA(base: u32, row: u32, k: u32) -> mat4x4<f32> {
-  return mat4x4<f32>(rowA(base, row, k), rowA(base, row + 1u, k), rowA(base, row + 2u, k), rowA(base, row + 3u, k));
-}
+// A (binding 1) and loadA come from one of matmul_packedF16_a_{vec4,scalar}.wgsl, prepended.
 
 fn word(i: u32) -> vec2<f32> {
   return unpack2x16float(B[min(i, p.wWords - 1u)]);

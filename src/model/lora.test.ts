@@ -1,7 +1,9 @@
 // LoRA on the GPU: PEFT names and init; every adapter gradient, the loss and the logits against the
 // float64 reference LoRA (src/reference/lora.ts, rel err ≤ 1e-3) with nonzero B; frozen base (no
 // base gradients); merge-for-export and KV-cache decode equal the LoRA model; a LoRA-only SFT smoke
-// test lowers the loss without touching a base weight.
+// test lowers the loss without touching a base weight. baseDtype 'f16': the same checks against the
+// reference run on f16-rounded projections (and far from the f32 one), pool memory given back,
+// decode, detach/merge unpacking, SFT steps lowering the loss on TINY and on nano.
 import { describe, expect, it } from 'vitest';
 import { TEST_ADAPTERS, testRuntime } from '../gpu/testDevice';
 import { mergeReferenceLora, type ReferenceLora, referenceLoraLoss } from '../reference/lora';
@@ -351,10 +353,10 @@ describe.each(TEST_ADAPTERS)('LoRA with an f16 base on %s', (adapter) => {
 });
 
 describe('LoRA learning smoke test (nano, llvmpipe)', () => {
-  it('LoRA-only SFT on one small batch takes the loss below ½·ln V (a uniform guess) in 20 steps; base weights bit-identical', async () => {
+  it.each(['f32', 'f16'] as const)('base %s: LoRA-only SFT on one small batch takes the loss below ½·ln V (a uniform guess) in 20 steps; base weights bit-identical', async (baseDtype) => {
     const rt = await testRuntime('opengles');
     const cfg = PRESETS.nano;
-    const lora: LoraConfig = { rank: 4, alpha: 8, targets: LORA_TARGETS };
+    const lora: LoraConfig = { rank: 4, alpha: 8, targets: LORA_TARGETS, baseDtype };
     const [B, T] = [2, 32];
     const text = new TextEncoder().encode('the tool call goes here: {"name": "lookup"} '.repeat(4));
     const inputIds = Int32Array.from({ length: B * T }, (_, i) => text[i]);
@@ -377,12 +379,14 @@ describe('LoRA learning smoke test (nano, llvmpipe)', () => {
       losses.push((await supervisedStep(rt, w, acts, scratch, { inputIds, targets, mask })).loss);
       await opt.apply({ lr: 1e-2, beta1: 0.9, beta2: 0.95, eps: 1e-8, weightDecay: 0 }, 1.0);
     }
-    console.log(`LoRA smoke losses: ${losses.map((l) => l.toFixed(3)).join(' ')}`);
+    console.log(`LoRA smoke losses (base ${baseDtype}): ${losses.map((l) => l.toFixed(3)).join(' ')}`);
     const last = losses.slice(-3).reduce((a, b) => a + b, 0) / 3;
     expect(last).toBeLessThan(0.5 * Math.log(cfg.vocabSize));
     expect(last).toBeLessThan(0.5 * losses[0]);
+    detachLora(w); // an f16 base unpacks to its f16-rounded values
     const after = await w.download();
-    for (const [name, v] of before) expect(after.get(name)!.every((x, i) => x === v[i]), `${name} changed`).toBe(true);
+    const want = baseDtype === 'f16' ? roundedBase(cfg, before) : before;
+    for (const [name, v] of want) expect(after.get(name)!.every((x, i) => x === v[i]), `${name} changed`).toBe(true);
     opt.destroy();
     releaseActivations(rt, acts);
     releaseBackwardScratch(rt, scratch);

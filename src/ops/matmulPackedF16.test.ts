@@ -50,7 +50,9 @@ describe.each(TEST_ADAPTERS)('packed f16 weights on %s', (adapter) => {
     [{ rows: 70, inF: 64, outF: 96 }, false], // model-like, 16-row blocks
     [{ rows: 1, inF: 24, outF: 9 }, false], // decode step (thin kernel)
     [{ rows: 5, inF: 22, outF: 31 }, true], // even `in` forced through the unpaired path
-  ] as [PackedLinearSpec, boolean][])(`%o (unpaired %s): y = x·Wᵀ and dx = dy·W vs float64 on f16-rounded W, rel err ≤ ${TOL}; accumulate`, async (spec, unpaired) => {
+    [{ rows: 40, inF: 36, outF: 20 }, false], // K % 4 == 0 both ways: vec4 activation loads, M past a tile
+    [{ rows: 40, inF: 36, outF: 20 }, true], // the same through per-float activation loads
+  ] as [PackedLinearSpec, boolean][])(`%o (unpaired, scalar A: %s): y = x·Wᵀ and dx = dy·W vs float64 on f16-rounded W, rel err ≤ ${TOL}; accumulate`, async (spec, unpaired) => {
     const rt = await testRuntime(adapter);
     const rng = new Rng(spec.rows * 131 + spec.inF);
     const { rows, inF, outF } = spec;
@@ -63,7 +65,7 @@ describe.each(TEST_ADAPTERS)('packed f16 weights on %s', (adapter) => {
     const wp = packF16(rt, wt);
     rt.release(wt); // the f32 copy is gone: only the packed one is read
     const [tx, tdy] = [upload64(rt, x, [rows, inF], 'x'), upload64(rt, dy, [rows, outF], 'dy')];
-    const opts = { unpaired };
+    const opts = { unpaired, scalarA: unpaired };
 
     const y = matmulPackedF16Forward(rt, tx, wp, spec, undefined, opts);
     const yRef = ref.matmulForward(x, wRounded, { batch: 1, M: rows, K: inF, N: outF, transA: false, transB: true });

@@ -7,8 +7,11 @@
 // Portable path only: core WGSL (unpack2x16float), no `shader-f16`, identical on every adapter. An
 // `enable f16;` variant would read the same buffer as array<vec2<f16>>; not built (no adapter we
 // test exposes shader-f16, see the test), so there is nothing to fall back from.
+// Shader = A loader (matmul_packedF16_a_{vec4,scalar}) + packed-W header + the shared matmul body.
 import body from '../../shaders/matmul.wgsl?raw';
 import header from '../../shaders/matmul_packedF16.wgsl?raw';
+import aScalar from '../../shaders/matmul_packedF16_a_scalar.wgsl?raw';
+import aVec4 from '../../shaders/matmul_packedF16_a_vec4.wgsl?raw';
 import packCode from '../../shaders/packF16.wgsl?raw';
 import type { GpuRuntime } from '../gpu/runtime';
 import { packParams } from '../gpu/runtime';
@@ -16,7 +19,9 @@ import type { Tensor } from '../gpu/tensor';
 import { grid1d } from './grid';
 import { matmulTuning } from './matmul';
 
-const CODE = `${header}\n${body}`;
+// WGSL module-scope declarations may come in any order: the A loader can precede Params.
+const VEC4_A = `${aVec4}\n${header}\n${body}`;
+const SCALAR_A = `${aScalar}\n${header}\n${body}`;
 const TN = 8; // columns of C per invocation (shaders/matmul.wgsl)
 const PACK_WG = 256; // shaders/packF16.wgsl WG
 
@@ -75,6 +80,8 @@ export interface PackedMatmulOptions {
   accumulate?: boolean;
   /** Force per-value word loads even when `in` is even (tests). */
   unpaired?: boolean;
+  /** Force per-float loads of the activation operand even when K % 4 == 0 (tests). */
+  scalarA?: boolean;
 }
 
 function check(what: string, s: PackedLinearSpec, a: Tensor, aCols: number, w: PackedF16Tensor, out: Tensor | undefined, outCols: number, opts: PackedMatmulOptions): void {
@@ -95,11 +102,12 @@ function check(what: string, s: PackedLinearSpec, a: Tensor, aCols: number, w: P
 function dispatchPacked(rt: GpuRuntime, op: string, a: Tensor, w: PackedF16Tensor, c: Tensor, M: number, K: number, N: number, transB: boolean, opts: PackedMatmulOptions): void {
   const inF = transB ? K : N;
   const paired = inF % 2 === 0 && !opts.unpaired;
+  const vec4A = K % 4 === 0 && !opts.scalarA;
   // Same two kernel shapes as src/ops/matmul.ts: thin outputs (decode) 32×1 invocations of 4 rows.
   const [wx, wy, rowBlocks] = M <= 32 ? [32, 1, 1] : [...matmulTuning(rt.ctx), 4];
   rt.dispatch({
     op,
-    code: CODE,
+    code: vec4A ? VEC4_A : SCALAR_A,
     entryPoint: 'forward_matmul',
     constants: { WG_X: wx, WG_Y: wy, ROW_BLOCKS: rowBlocks, TRANS_B: transB ? 1 : 0, PAIRED: paired ? 1 : 0 },
     params: packParams([
