@@ -328,6 +328,9 @@ describe.each(TEST_ADAPTERS)('LoRA with an f16 base on %s', (adapter) => {
     expect(losses[1]).toBeLessThan(losses[0]); // one step already lowers it
     expect(losses[3]).toBeLessThan(losses[1]);
     expect([...(await rt.read(w.get(q)))]).toEqual([...before]);
+    // download() of a packed base gives its f32 values (the f16-rounded originals), not the raw words.
+    const downloaded = await w.download();
+    expect([...downloaded.get(q)!]).toEqual(Array.from(values.get(q)!, roundToF16));
     // Merge unpacks the base and adds s·B·A in f32: same logits as the f16-base LoRA model.
     writeBatch(rt, w, acts, { inputIds });
     modelForward(rt, w, acts);

@@ -1,8 +1,10 @@
 // Model parameters on the GPU, keyed by HF name (parameterTable order), with their gradients.
 import type { GpuRuntime } from '../gpu/runtime';
 import type { Tensor } from '../gpu/tensor';
+import { isPackedF16 } from '../ops/matmulPackedF16';
 import { Rng } from '../util/rng';
 import { type ModelConfig, validateModelConfig } from './config';
+import { unpackF16Pairs } from './halfFloat';
 import type { LoraAdapters } from './lora';
 import { type ParameterSpec, parameterTable } from './parameters';
 
@@ -65,7 +67,11 @@ export class GpuWeights {
   /** Reads every parameter back (checkpoints, export, tests). */
   async download(): Promise<Map<string, Float32Array>> {
     const out = new Map<string, Float32Array>();
-    for (const p of this.table) out.set(p.name, await this.rt.readF32(this.get(p.name)));
+    for (const p of this.table) {
+      const t = this.get(p.name);
+      // A LoRA f16 base stores frozen projections as f16 pairs in u32 words: return their f32 values.
+      out.set(p.name, isPackedF16(t) ? unpackF16Pairs((await this.rt.read(t)) as Uint32Array, t.logicalSize) : await this.rt.readF32(t));
+    }
     return out;
   }
 
