@@ -93,6 +93,14 @@ describe('LoRA parameters (host)', () => {
   });
 });
 
+/** N random input/target ids and a loss mask with every 4th token off. */
+function randomTokens(cfg: ModelConfig, rng: Rng, N: number): { inputIds: Int32Array; targets: Int32Array; mask: Float32Array } {
+  const inputIds = Int32Array.from({ length: N }, () => rng.int(0, cfg.vocabSize - 1));
+  const targets = Int32Array.from({ length: N }, () => rng.int(0, cfg.vocabSize - 1));
+  const mask = Float32Array.from({ length: N }, (_, i) => (i % 4 === 0 ? 0 : 1));
+  return { inputIds, targets, mask };
+}
+
 describe.each(TEST_ADAPTERS)('LoRA on %s', (adapter) => {
   it.each([
     ['every target, tied embeddings', TINY, { rank: 3, alpha: 5, targets: LORA_TARGETS }, false],
@@ -105,9 +113,7 @@ describe.each(TEST_ADAPTERS)('LoRA on %s', (adapter) => {
     const N = B * T;
     const values = randomWeights(cfg, rng);
     const adapterValues = randomAdapters(cfg, lora, rng);
-    const inputIds = Int32Array.from({ length: N }, () => rng.int(0, cfg.vocabSize - 1));
-    const targets = Int32Array.from({ length: N }, () => rng.int(0, cfg.vocabSize - 1));
-    const mask = Float32Array.from({ length: N }, (_, i) => (i % 4 === 0 ? 0 : 1));
+    const { inputIds, targets, mask } = randomTokens(cfg, rng, N);
     const segments = packed ? Int32Array.from([0, 0, 0, 0, 0, 0, 0, 1, 1, -1]) : undefined;
     const positions = packed ? Int32Array.from([0, 1, 2, 3, 4, 0, 1, 0, 1, 0]) : undefined;
     if (packed) mask[9] = 0;
@@ -230,9 +236,7 @@ describe.each(TEST_ADAPTERS)('LoRA with an f16 base on %s', (adapter) => {
     const N = B * T;
     const values = randomWeights(cfg, rng);
     const adapterValues = randomAdapters(cfg, lora, rng);
-    const inputIds = Int32Array.from({ length: N }, () => rng.int(0, cfg.vocabSize - 1));
-    const targets = Int32Array.from({ length: N }, () => rng.int(0, cfg.vocabSize - 1));
-    const mask = Float32Array.from({ length: N }, (_, i) => (i % 4 === 0 ? 0 : 1));
+    const { inputIds, targets, mask } = randomTokens(cfg, rng, N);
 
     const w = new GpuWeights(rt, cfg, values);
     const adapters = new LoraAdapters(rt, cfg, lora, adapterValues);
