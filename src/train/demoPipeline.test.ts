@@ -2,17 +2,15 @@
 // summary's fields, a loaded model through `initial`, and the refusals a loaded model can get.
 import { describe, expect, it } from 'vitest';
 import { testRuntime } from '../gpu/testDevice';
-import { BYTE_VOCAB_SIZE, type ModelConfig, PRESETS } from '../model/config';
+import { type ModelConfig, PRESETS } from '../model/config';
 import { initialWeights } from '../model/weights';
 import { type DemoEvent, type DemoOptions, runDemo } from './demoPipeline';
+import { MICRO_MODEL } from './testing/microModel';
 
 const SMOKE: DemoOptions = { preset: 'nano', seed: 3, sftSteps: 2, rlSteps: 2, tasksPerStep: 2, groupSize: 2, evalTasks: 3, skipSelfCheck: true };
 
-/** One layer, hidden 32: a loaded model small enough for a smoke run. */
-const TINY: ModelConfig = {
-  vocabSize: BYTE_VOCAB_SIZE, hiddenSize: 32, intermediateSize: 64, numLayers: 1, numHeads: 2, numKvHeads: 1, headDim: 16,
-  rmsNormEps: 1e-6, ropeTheta: 10000, maxPositionEmbeddings: 512, tieWordEmbeddings: false, tokenizer: 'byte',
-};
+/** One layer, hidden 32, untied head: a loaded model small enough for a smoke run. */
+const TINY: ModelConfig = { ...MICRO_MODEL, tieWordEmbeddings: false };
 
 describe('demo pipeline (llvmpipe)', () => {
   it('runs SFT → eval → GRPO → eval → sample and reports both success rates', async () => {

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { fakeFamily } from '../eval/fakeFamily';
 import { testRuntime } from '../gpu/testDevice';
-import { BYTE_VOCAB_SIZE, type ModelConfig } from '../model/config';
+import type { ModelConfig } from '../model/config';
 import { GpuWeights, initialWeights } from '../model/weights';
 import { ByteTokenizer } from '../tokenizer';
 import { grpoConfig } from './grpo';
@@ -11,11 +11,9 @@ import { DEFAULT_GRPO_TRAINER } from './grpoTrainer';
 import { toJsonlLine } from './rlMetrics';
 import { runSyncRl } from './rlLoop';
 import { DEFAULT_ROLLOUT } from './rollout';
+import { MICRO_MODEL } from './testing/microModel';
 
-const MICRO: ModelConfig = {
-  vocabSize: BYTE_VOCAB_SIZE, hiddenSize: 32, intermediateSize: 64, numLayers: 1, numHeads: 2, numKvHeads: 1, headDim: 16,
-  rmsNormEps: 1e-6, ropeTheta: 10000, maxPositionEmbeddings: 512, tieWordEmbeddings: true, tokenizer: 'byte',
-};
+const MICRO: ModelConfig = MICRO_MODEL;
 
 describe('runSyncRl (llvmpipe, one-layer model)', () => {
   it('streams one record per step with reward components, loss metrics, staleness and throughput', async () => {

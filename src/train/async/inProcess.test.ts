@@ -2,7 +2,7 @@
 // rollout crash, rollout actors pick up the trainer's published weights, and staleness stays ≤ k.
 import { describe, expect, it } from 'vitest';
 import { testRuntime } from '../../gpu/testDevice';
-import { BYTE_VOCAB_SIZE, type ModelConfig } from '../../model/config';
+import type { ModelConfig } from '../../model/config';
 import { initialWeights } from '../../model/weights';
 import { grpoConfig } from '../grpo';
 import { DEFAULT_GRPO_TRAINER } from '../grpoTrainer';
@@ -10,11 +10,9 @@ import { DEFAULT_ROLLOUT } from '../rollout';
 import { runAsyncRl } from './coordinator';
 import { injectFaults, inProcessPool } from './handles';
 import { packWeights, unpackWeights } from './weights';
+import { MICRO_MODEL } from '../testing/microModel';
 
-const MICRO: ModelConfig = {
-  vocabSize: BYTE_VOCAB_SIZE, hiddenSize: 32, intermediateSize: 64, numLayers: 1, numHeads: 2, numKvHeads: 1, headDim: 16,
-  rmsNormEps: 1e-6, ropeTheta: 10000, maxPositionEmbeddings: 512, tieWordEmbeddings: true, tokenizer: 'byte',
-};
+const MICRO: ModelConfig = MICRO_MODEL;
 
 describe('async GRPO with in-process actors (llvmpipe)', () => {
   it('k = 1: trains every step through a crashed rollout actor; actors use published weights', async () => {
