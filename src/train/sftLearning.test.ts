@@ -11,7 +11,7 @@ import { ByteTokenizer, encodeConversation, encodePrompt, parseToolCalls, withCo
 import { DEFAULT_SFT, trainSft } from './sft';
 
 describe('SFT learning (nano, llvmpipe)', () => {
-  it('drives assistant loss below 0.1; greedy decoding makes the right tool call for ≥ 90 % of the training prompts', async () => {
+  it('drives assistant loss below 0.1; greedy decoding reproduces ≥ 90 % of the training tool calls exactly', async () => {
     const rt = await testRuntime('opengles');
     const tok = new ByteTokenizer();
     const cfg = PRESETS.nano;
@@ -24,7 +24,7 @@ describe('SFT learning (nano, llvmpipe)', () => {
     console.log(`conversation tokens: max ${Math.max(...docs.map((d) => d.ids.length))}, mean ${(docs.reduce((s, d) => s + d.ids.length, 0) / docs.length).toFixed(0)}`);
     const w = new GpuWeights(rt, cfg, initialWeights(cfg, 1));
     const t0 = performance.now();
-    const history = await trainSft(rt, w, { train: docs, padId: tok.padId }, { ...DEFAULT_SFT, batchSize: 4, seqLen: 384, steps: 200, lr: 8e-3, warmupSteps: 10, pack: false }, (m) => {
+    const history = await trainSft(rt, w, { train: docs, padId: tok.padId }, { ...DEFAULT_SFT, batchSize: 4, seqLen: 384, steps: 500, lr: 8e-3, warmupSteps: 10, pack: false }, (m) => {
       if (m.step % 10 === 0) console.log(`step ${m.step} loss ${m.loss.toFixed(4)} lr ${m.lr.toExponential(2)} |g| ${m.gradNorm.toFixed(3)} ${m.tokensPerSec.toFixed(0)} tok/s ${((performance.now() - t0) / 1000).toFixed(0)} s`);
     });
     const final = history.slice(-8).reduce((s, m) => s + m.loss, 0) / 8;
@@ -41,12 +41,11 @@ describe('SFT learning (nano, llvmpipe)', () => {
     const rightTool = calls.filter((c, i) => c.length === 1 && c[0].name === chats[i].call.name).length;
     console.log(`tool calls: right tool ${rightTool}/${chats.length}, exactly right (tool and argument) ${exact}/${chats.length}`);
     for (let i = 0; i < 4; i++) console.log(`expected ${JSON.stringify(chats[i].call)} got ${JSON.stringify(tok.decode(gens[i].tokens))}`);
-    // The well-formed call with the right tool is reproduced; copying the argument value from the
-    // request (an induction behaviour) is only partly learned in this CPU budget: 200 steps reach
-    // ~20–35 % exact calls (the issue asks 90 %: open, see the closing note). The floor below keeps
-    // the measured level from regressing.
+    // Measured on llvmpipe: loss 0.10 at 200 steps (right tool 62/64 but only 13/64 exact: argument
+    // values garbled), then the argument values are memorised between steps 350 and 400;
+    // at 500 steps loss 0.002, right tool 64/64, exact 63/64.
     expect(rightTool / chats.length).toBeGreaterThanOrEqual(0.9);
-    expect(exact / chats.length).toBeGreaterThanOrEqual(0.15);
+    expect(exact / chats.length).toBeGreaterThanOrEqual(0.9);
     w.destroy();
   }, 900_000);
 });
