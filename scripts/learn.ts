@@ -25,7 +25,7 @@ async function main(): Promise<number> {
   const rt = new GpuRuntime(ctx);
   log(`adapter: ${describeContext(ctx)}`);
   const recipe = routingRecipe(PRESETS[args.preset], {
-    seed: args.seed, sftSteps: args.loadSft ? 0 : args.sftSteps, rlSteps: args.steps, tasksPerStep: args.tasksPerStep, groupSize: args.group, lr: args.lr, evalN: args.evalN,
+    seed: args.seed, sftSteps: args.loadSft ? 0 : args.sftSteps, rlSteps: args.steps, tasksPerStep: args.tasksPerStep, groupSize: args.group, lr: args.lr, klCoef: args.kl, evalN: args.evalN,
   });
   recipe.eval.before = !args.skipBefore && !args.loadSft;
   recipe.asyncStaleness = args.asyncK;

@@ -14,6 +14,8 @@ export interface LearnArgs {
   group?: number;
   /** GRPO peak learning rate. */
   lr?: number;
+  /** β of the KL term to the frozen reference (the SFT model); 0 (default) skips the reference forward. */
+  kl?: number;
   /** Held-out tasks per evaluation. */
   evalN?: number;
   seed: number;
@@ -38,6 +40,7 @@ export const LEARN_USAGE = `usage: npm run learn -- --family function-calling [o
   --tasks-per-step N   tasks (groups) per GRPO step
   --group G            samples per task
   --lr X               GRPO learning rate
+  --kl B               KL coefficient β to the frozen SFT model (default 0: no reference copy)
   --eval-n N           held-out tasks per evaluation
   --seed S             run seed (default 1)
   --out FILE           write SFT and GRPO step metrics as JSONL
@@ -81,6 +84,13 @@ export function parseLearnArgs(argv: readonly string[]): LearnArgs {
         const x = Number(v);
         if (!(x > 0) || !Number.isFinite(x)) throw new Error(`--lr needs a positive number, got '${v}'`);
         args.lr = x;
+        break;
+      }
+      case '--kl': {
+        const v = value();
+        const x = Number(v);
+        if (!(x >= 0) || !Number.isFinite(x)) throw new Error(`--kl needs a number ≥ 0, got '${v}'`);
+        args.kl = x;
         break;
       }
       case '--out': args.out = value(); break;

@@ -23,7 +23,8 @@ export class GpuWeights {
   constructor(
     private readonly rt: GpuRuntime,
     readonly cfg: ModelConfig,
-    values: Map<string, Float32Array>,
+    /** Host values, or f32 GPU tensors that are copied on the GPU (see frozenCopy). */
+    values: Map<string, Float32Array | Tensor>,
   ) {
     validateModelConfig(cfg);
     this.table = parameterTable(cfg);
@@ -31,9 +32,26 @@ export class GpuWeights {
       const v = values.get(p.name);
       const size = p.shape.reduce((a, b) => a * b, 1);
       if (!v) throw new Error(`model weights: missing tensor '${p.name}' of shape [${p.shape.join(', ')}]`);
-      if (v.length !== size) throw new Error(`model weights: '${p.name}' has ${v.length} values, expected shape [${p.shape.join(', ')}] = ${size}`);
-      this.params.set(p.name, rt.upload(v, p.shape, 'f32', p.name));
+      const n = v instanceof Float32Array ? v.length : v.size;
+      if (n !== size) throw new Error(`model weights: '${p.name}' has ${n} values, expected shape [${p.shape.join(', ')}] = ${size}`);
+      if (v instanceof Float32Array) {
+        this.params.set(p.name, rt.upload(v, p.shape, 'f32', p.name));
+      } else {
+        if (v.dtype !== 'f32') throw new Error(`model weights: '${p.name}' is a ${v.dtype} tensor; copies need f32`);
+        const t = rt.empty(p.shape, 'f32', p.name);
+        rt.copy(v, t);
+        this.params.set(p.name, t);
+      }
     }
+  }
+
+  /**
+   * A GPU-side copy of the current parameters with no gradients (e.g. GRPO's frozen reference
+   * model); no host round trip. A LoRA model is refused: its base is frozen and may be f16-packed.
+   */
+  frozenCopy(): GpuWeights {
+    if (this.lora) throw new Error('model weights: frozenCopy of a model with LoRA adapters attached is not supported: merge or detach the adapters first');
+    return new GpuWeights(this.rt, this.cfg, this.params);
   }
 
   /** The parameter tensor `name`; throws naming it when absent. */

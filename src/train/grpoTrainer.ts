@@ -6,6 +6,9 @@
 // reference path: logp read back, grpoLoss in float64 (grpo/loss.ts), dlogp uploaded.
 // Entropy bonus (entropyCoef ≠ 0): dlogp becomes (N, 3) rows (dlogp, dH, H) and the model's in-place
 // logprob backward adds dH · ∂H/∂z in the same pass (ops/crossEntropy, grpo/entropy.ts).
+// KL to a frozen reference (klCoef > 0): the trainer keeps a GPU copy of the weights it was created
+// with (the policy before its first update, e.g. the SFT model) and runs its forward on each
+// micro-batch first; the reference log-probs feed the k3 term of the loss on either path.
 // Non-finite inputs, a skipped loss, or non-finite gradients skip the update (the GPU optimizer
 // refuses non-finite gradients), so the weights stay the last good ones; the step says why.
 import type { GpuRuntime } from '../gpu/runtime';
@@ -117,6 +120,9 @@ export class GrpoTrainer {
   private readonly tokenInputs: Tensor | null; // (N, 3) GPU loss input (oldLogp, advantage, weight)
   private readonly tokenPack: Float32Array; // (N·3) its host staging
   private readonly stats: Tensor | null; // (N, GRPO_STATS) GPU loss statistics
+  /** Frozen reference model for the KL term (klCoef > 0): the weights at construction. */
+  private readonly reference: GpuWeights | null;
+  private readonly refLogp: Tensor | null; // (N) reference log-probs of the current micro-batch
 
   constructor(
     private readonly rt: GpuRuntime,
@@ -124,8 +130,9 @@ export class GrpoTrainer {
     readonly cfg: GrpoTrainerConfig,
   ) {
     validateGrpoConfig(cfg.grpo);
-    if (cfg.grpo.klCoef > 0) throw new Error(`GRPO trainer: klCoef = ${cfg.grpo.klCoef} needs a frozen reference model, which this trainer does not keep yet: set klCoef = 0 (the DAPO default)`);
     if (cfg.seqLen > w.cfg.maxPositionEmbeddings) throw new Error(`GRPO trainer: seqLen ${cfg.seqLen} exceeds the model's ${w.cfg.maxPositionEmbeddings} positions`);
+    // a second copy of the parameters (no gradients, no optimizer state); refuses a LoRA model
+    this.reference = cfg.grpo.klCoef > 0 ? w.frozenCopy() : null;
     this.acts = planActivations(rt, w.cfg, cfg.microBatchRows, cfg.seqLen);
     this.scratch = planBackwardScratch(rt, w.cfg, cfg.microBatchRows, cfg.seqLen);
     this.opt = new AdamWState(rt, w);
@@ -143,6 +150,7 @@ export class GrpoTrainer {
     this.tokenInputs = gpu ? rt.empty([N, 3], 'f32', 'grpo.tokenInputs') : null;
     this.tokenPack = new Float32Array(gpu ? 3 * N : 0);
     this.stats = gpu ? rt.empty([N, GRPO_STATS], 'f32', 'grpo.stats') : null;
+    this.refLogp = this.reference ? rt.empty([N], 'f32', 'grpo.refLogp') : null;
   }
 
   /** One optimizer step on `trajs` (whole groups of G, contiguous); `lr` overrides cfg.lr (schedules). */
@@ -191,6 +199,13 @@ export class GrpoTrainer {
 
   /** Forward of one micro-batch; leaves logits/lse in place for the backward, logp and entropy (N) on the GPU. */
   private forward(rows: RlBatch['micro'][number]['rows']): void {
+    if (this.reference) {
+      // the reference forward first: the policy forward below then overwrites what backward needs
+      writeBatch(this.rt, this.reference, this.acts, rows);
+      modelForward(this.rt, this.reference, this.acts);
+      tokenLogprobs(this.rt, this.reference, this.acts);
+      this.rt.copy(this.acts.logp, this.refLogp!);
+    }
     writeBatch(this.rt, this.w, this.acts, rows);
     modelForward(this.rt, this.w, this.acts);
     tokenLogprobs(this.rt, this.w, this.acts);
@@ -202,7 +217,8 @@ export class GrpoTrainer {
     const { grpo } = this.cfg;
     const logp = await this.rt.readF32(this.acts.logp);
     const entropy = this.entropy ? await this.rt.readF32(this.entropy) : undefined;
-    const res = grpoLoss({ ...inp, logp, entropy, proxLogp: this.cfg.importanceCorrection === 'tis' ? logp : undefined }, grpo);
+    const refLogp = this.refLogp ? await this.rt.readF32(this.refLogp) : undefined;
+    const res = grpoLoss({ ...inp, logp, entropy, refLogp, proxLogp: this.cfg.importanceCorrection === 'tis' ? logp : undefined }, grpo);
     if (res.skipped) return res;
     if (grpo.entropyCoef !== 0) {
       const dH = entropyGradWeights(inp, grpo);
@@ -230,12 +246,12 @@ export class GrpoTrainer {
 
     const tis = this.cfg.importanceCorrection === 'tis';
     this.rt.write(this.tokenInputs!, packGrpoTokens(inp.oldLogp, A, sel.weight, this.tokenPack));
-    grpoLossForward(this.rt, { logp: this.acts.logp, tokens: this.tokenInputs!, proxLogp: tis ? this.acts.logp : undefined, entropy: this.entropy ?? undefined },
+    grpoLossForward(this.rt, { logp: this.acts.logp, tokens: this.tokenInputs!, proxLogp: tis ? this.acts.logp : undefined, refLogp: this.refLogp ?? undefined, entropy: this.entropy ?? undefined },
       { N: A.length, ...grpo }, { dlogp: this.acts.dlogp, stats: this.stats! });
     // queued before the read: one round trip per micro-batch; a skipped step never applies these gradients
     modelBackward(this.rt, this.w, this.acts, this.scratch);
     const sums = sumGrpoStats(await this.rt.readF32(this.stats!), sel.weight);
-    const metrics = lossMetrics(sums, sel, grpo, { entropy: this.entropy !== null, tis });
+    const metrics = lossMetrics(sums, sel, grpo, { entropy: this.entropy !== null, tis, reference: this.reference !== null });
     if (sums.bad?.what === 'input') return skip(`non-finite input on the GPU (logp or entropy) at token ${sums.bad.n} (trajectory ${inp.seqIndex[sums.bad.n]})`, metrics);
     if (sums.bad) return skip(`loss or dlogp overflows float32 at token ${sums.bad.n} (ratio up to ${metrics['ratio/max']})`, metrics);
     return { skipped: false, metrics };
@@ -251,16 +267,18 @@ export class GrpoTrainer {
     releaseActivations(this.rt, this.acts);
     releaseBackwardScratch(this.rt, this.scratch);
     this.opt.destroy();
-    this.rt.release(this.entropy, this.tokenInputs, this.stats);
+    this.rt.release(this.entropy, this.tokenInputs, this.stats, this.refLogp);
+    this.reference?.destroy();
   }
 }
 
 /** grpoLoss's metrics (same names and meaning) from the GPU kernel's per-token statistics. */
-function lossMetrics(s: GrpoStatSums, sel: TokenSelection, cfg: GrpoConfig, has: { entropy: boolean; tis: boolean }): GrpoMetrics {
+function lossMetrics(s: GrpoStatSums, sel: TokenSelection, cfg: GrpoConfig, has: { entropy: boolean; tis: boolean; reference: boolean }): GrpoMetrics {
   const T = sel.tokens;
   const entLoss = -cfg.entropyCoef * s.entropyWeighted;
+  const klLoss = cfg.klCoef * s.k3Weighted;
   const metrics: GrpoMetrics = {
-    loss: s.pg + (has.entropy ? entLoss : 0), // no reference model here, so no KL term
+    loss: s.pg + (has.reference ? klLoss : 0) + (has.entropy ? entLoss : 0),
     pg_loss: s.pg,
     clip_ratio: (s.clipLow + s.clipHigh) / T,
     'clip_ratio/low': s.clipLow / T,
@@ -272,6 +290,7 @@ function lossMetrics(s: GrpoStatSums, sel: TokenSelection, cfg: GrpoConfig, has:
     policy_tokens: T,
     response_length: T / sel.sequences,
   };
+  if (has.reference) Object.assign(metrics, { kl: s.k3 / T, kl_loss: klLoss });
   if (has.entropy) Object.assign(metrics, { entropy: s.entropy / T, entropy_loss: entLoss });
   if (has.tis) Object.assign(metrics, { 'tis/weight_mean': s.tisWeight / T, 'tis/capped_fraction': s.tisCapped / T });
   return metrics;

@@ -37,7 +37,7 @@ export interface RoutingRecipe {
 const MAX_NEW = 64;
 const MAX_TOTAL = 288;
 
-export function routingRecipe(model: ModelConfig, overrides: { seed?: number; sftSteps?: number; rlSteps?: number; tasksPerStep?: number; groupSize?: number; lr?: number; evalN?: number } = {}): RoutingRecipe {
+export function routingRecipe(model: ModelConfig, overrides: { seed?: number; sftSteps?: number; rlSteps?: number; tasksPerStep?: number; groupSize?: number; lr?: number; klCoef?: number; evalN?: number } = {}): RoutingRecipe {
   const G = overrides.groupSize ?? 8;
   return {
     seed: overrides.seed ?? 1,
@@ -52,7 +52,7 @@ export function routingRecipe(model: ModelConfig, overrides: { seed?: number; sf
       rollout: { ...DEFAULT_ROLLOUT, groupSize: G, maxTurns: 1, maxNewTokensPerTurn: MAX_NEW, maxTotalTokens: MAX_TOTAL },
       trainer: {
         ...DEFAULT_GRPO_TRAINER,
-        grpo: grpoConfig('default', { groupSize: G, dynamicSampling: true }),
+        grpo: grpoConfig('default', { groupSize: G, dynamicSampling: true, klCoef: overrides.klCoef ?? 0 }),
         microBatchRows: 8,
         seqLen: MAX_TOTAL,
         // 2e-3 broke the call format within 4 steps (measured); at 5e-4 … 1e-3 a single prompt's
