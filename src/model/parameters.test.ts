@@ -83,6 +83,11 @@ describe('estimateMemory', () => {
     expect([est.weightsBytes, est.gradsBytes, est.optimizerBytes]).toEqual([352, 704, 1408 + 704]);
   });
 
+  it('counts the frozen f32 reference copy that GRPO keeps for its KL term', () => {
+    const est = estimateMemory(HAND, { batch: 1, seqLen: 3, optimizer: 'adamw', weightDtype: 'f32', referenceCopy: true });
+    expect([est.weightsBytes, est.gradsBytes, est.optimizerBytes]).toEqual([704 + 704, 704, 1408]);
+  });
+
   it('trains only the adapters with LoRA', () => {
     const lora = { rank: 2, targets: ['q_proj', 'down_proj'] as const };
     const adapters = 2 * (4 + 4) + 2 * (6 + 4);

@@ -142,6 +142,8 @@ export interface MemoryOptions {
   lora?: LoraOptions;
   /** Storage of the base weights; gradients, optimizer states and activations are f32. */
   weightDtype: 'f32' | 'f16';
+  /** GRPO with a KL term keeps a frozen f32 copy of every parameter (the reference model). */
+  referenceCopy?: boolean;
 }
 
 export interface MemoryBuffer {
@@ -200,7 +202,7 @@ export function estimateMemory(cfg: ModelConfig, options: MemoryOptions): Memory
   if (!lora) buffers.push(...params.map((p) => ({ name: `gradient of ${p.name}`, bytes: 4 * numel(p.shape), perToken: false })));
   const largestBuffer = buffers.reduce((a, b) => (b.bytes > a.bytes ? b : a));
 
-  const weightsBytes = params.reduce((sum, p) => sum + numel(p.shape) * bytesOf(p), 0) + 4 * loraParams;
+  const weightsBytes = params.reduce((sum, p) => sum + numel(p.shape) * bytesOf(p), 0) + 4 * loraParams + (options.referenceCopy ? 4 * base : 0);
   const gradsBytes = 4 * trainable;
   const optimizerBytes = 2 * 4 * trainable + masterCopy;
   return {

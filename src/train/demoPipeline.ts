@@ -142,7 +142,7 @@ export async function runDemo(rt: GpuRuntime, opts: DemoOptions, emit: (e: DemoE
   }
   const selfCheckSeconds = (performance.now() - t0) / 1000;
 
-  const memory = { batch: shape.batch, seqLen: shape.seqLen, optimizer: 'adamw' as const, weightDtype: 'f32' as const };
+  const memory = { batch: shape.batch, seqLen: shape.seqLen, optimizer: 'adamw' as const, weightDtype: 'f32' as const, referenceCopy: recipe.rl.trainer.grpo.klCoef > 0 };
   const fit = opts.initial ? assertConfigFits(rt.ctx, cfg, memory, { label: `the loaded model (${opts.initial.label})` }) : assertPresetFits(rt.ctx, opts.preset, memory);
   emit({ kind: 'stage', stage: 'model', detail: fit.summary });
 
