@@ -21,11 +21,12 @@ describe('demo pipeline (llvmpipe)', () => {
     expect(order).toEqual(['stage:model', 'stage:sft', 'stage:eval', 'eval:after SFT', 'stage:grpo', 'stage:eval', 'eval:after GRPO', 'stage:sample', 'sample', 'done']);
     expect(events.filter((e) => e.kind === 'sft').map((e) => e.kind === 'sft' && [e.metrics.step, e.totalSteps])).toEqual([[1, 2], [2, 2]]);
     const grpo = events.flatMap((e) => (e.kind === 'grpo' ? [e.progress] : []));
-    expect(grpo.map((g) => [g.step, g.totalSteps, g.groups])).toEqual([[1, 2, 2], [2, 2, 2]]);
+    expect(grpo.map((g) => [g.step, g.totalSteps])).toEqual([[1, 2], [2, 2]]);
     for (const g of grpo) {
       expect(g.successRate).toBeGreaterThanOrEqual(0);
       expect(Object.keys(g.components)).toEqual(expect.arrayContaining(['format', 'function_choice']));
-      expect(g.groupsDropped).toBeLessThanOrEqual(2);
+      expect([2, 4, 6]).toContain(g.groups); // 2 tasks per step, up to 3 dynamic-sampling rounds
+      expect(g.groupsDropped).toBeLessThanOrEqual(g.groups);
     }
     const evals = events.flatMap((e) => (e.kind === 'eval' ? [e] : []));
     expect(evals.map((e) => e.total)).toEqual([3, 3]);

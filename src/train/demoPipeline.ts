@@ -106,7 +106,8 @@ export function grpoProgress(r: RlStepRecord, totalSteps: number, groups: number
   const components = Object.fromEntries(Object.entries(m).filter(([k]) => /^reward\/[^/]+$/.test(k)).map(([k, v]) => [k.slice('reward/'.length), v]));
   const p: GrpoProgress = {
     step: r.step, totalSteps, successRate: m.success_rate ?? 0, reward: m.reward ?? 0, components,
-    groupsDropped: m.groups_dropped ?? Math.round((m.frac_groups_dropped ?? 0) * groups), groups,
+    // with dynamic-sampling refills a step draws more groups than tasksPerStep: report against those drawn
+    groupsDropped: m.groups_dropped ?? Math.round((m.frac_groups_dropped ?? 0) * groups), groups: m['sampling/groups_drawn'] ?? groups,
     rolloutTokensPerSec: m['rollout/tokens_per_s'] ?? 0, trainTokensPerSec: m['train/tokens_per_s'] ?? 0, skipped: r.skipped,
   };
   if (r.reason !== undefined) p.reason = r.reason;

@@ -39,4 +39,32 @@ describe('runSyncRl (llvmpipe, one-layer model)', () => {
     }
     expect(records[1].version).toBe(records[0].version + (records[1].skipped ? 0 : 1));
   }, 300_000);
+
+  // Cut at 6 tokens every episode gets the same reward here, so each step uses all 3 rounds and then
+  // skips: the plumbing (rounds, counts, metrics over every drawn group) is what this checks; the
+  // selection itself is tested in dynamicSampling.test.ts.
+  it('with dynamic sampling and maxSamplingRounds, draws more task batches when groups carry no signal and reports every group drawn', async () => {
+    const rt = await testRuntime('opengles');
+    const w = new GpuWeights(rt, MICRO, initialWeights(MICRO, 2));
+    const rollout = { ...DEFAULT_ROLLOUT, groupSize: 2, maxTurns: 1, maxNewTokensPerTurn: 6, maxTotalTokens: 240 };
+    const cfg = {
+      steps: 2, tasksPerStep: 2, seed: 4, warmupSteps: 0, minLrRatio: 1, rollout, maxSamplingRounds: 3,
+      trainer: { ...DEFAULT_GRPO_TRAINER, grpo: grpoConfig('default', { groupSize: 2, dynamicSampling: true }), microBatchRows: 4, seqLen: 240 },
+    };
+    const records = await runSyncRl(rt, w, fakeFamily(), new ByteTokenizer(), cfg);
+    w.destroy();
+    for (const r of records) {
+      const rounds = r.metrics['sampling/rounds'];
+      expect(rounds).toBeGreaterThanOrEqual(1);
+      expect(rounds).toBeLessThanOrEqual(3);
+      expect(r.metrics['sampling/groups_drawn']).toBe(2 * rounds);
+      expect(r.metrics.episodes).toBe(2 * 2 * rounds);
+      // a refill round happens only while the step is short of 2 groups with signal
+      const withSignal = r.metrics['sampling/groups_drawn'] - r.metrics.groups_dropped;
+      if (rounds < 3) expect(withSignal).toBeGreaterThanOrEqual(2);
+      if (withSignal === 0) expect(r.reason).toMatch(/every group was dropped/);
+      expect(r.metrics.frac_groups_dropped).toBeCloseTo(r.metrics.groups_dropped / r.metrics['sampling/groups_drawn'], 12);
+    }
+    console.log(`dynamic sampling: rounds per step ${records.map((r) => r.metrics['sampling/rounds']).join(', ')}, groups dropped ${records.map((r) => r.metrics.groups_dropped).join(', ')}`);
+  }, 300_000);
 });

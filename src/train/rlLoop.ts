@@ -8,6 +8,7 @@ import type { GpuWeights } from '../model/weights';
 import type { Tokenizer } from '../tokenizer';
 import { GrpoTrainer, type GrpoTrainerConfig } from './grpoTrainer';
 import { modelTurnGenerator } from './modelGenerator';
+import { sampleWithSignal } from './dynamicSampling';
 import { buildStepRecord, generatedTokens, type RlStepRecord } from './rlMetrics';
 import { type PromptRenderer, type RolloutConfig, rolloutBatch } from './rollout';
 import { learningRate } from './schedule';
@@ -29,6 +30,12 @@ export interface RlLoopConfig {
   limits?: Partial<EpisodeLimits>;
   /** Reward weight overrides. */
   weights?: Partial<Record<string, number>>;
+  /**
+   * With the trainer's dynamicSampling: rollout rounds per step at most, to fill the step with
+   * tasksPerStep groups that carry signal (dynamicSampling.ts; default 1 = drop without refilling).
+   * Refill tasks come from their own deterministic stream. The async coordinator does not refill.
+   */
+  maxSamplingRounds?: number;
 }
 
 /** The tasks of step `step` (0-based): a deterministic slice of the train split. */
@@ -55,18 +62,29 @@ export async function runSyncRl<T extends TaskBase>(
   const generator = modelTurnGenerator(rt, w, { temperature: cfg.rollout.temperature, topK: cfg.rollout.topK, topP: cfg.rollout.topP });
   const history: RlStepRecord[] = [];
   let version = 0;
+  let refills = 0; // refill task batches drawn so far (their own stream, so round 0 matches a run without refills)
+  const { grpo } = cfg.trainer;
+  const maxRounds = grpo.dynamicSampling ? (cfg.maxSamplingRounds ?? 1) : 1;
   try {
     for (let step = 0; step < cfg.steps; step++) {
       const t0 = performance.now();
-      const trajs = await rolloutBatch({
-        family, tasks: tasksForStep(family, cfg.seed, step, cfg.tasksPerStep), tokenizer, generator, config: cfg.rollout,
-        seed: mixSeeds(cfg.seed, step, 0x5201), policyVersion: version, render, limits: cfg.limits, weights: cfg.weights,
+      const roll = (round: number) => rolloutBatch({
+        family, tasks: round === 0 ? tasksForStep(family, cfg.seed, step, cfg.tasksPerStep) : tasksForStep(family, mixSeeds(cfg.seed, 0x2ef1), refills++, cfg.tasksPerStep),
+        tokenizer, generator, config: cfg.rollout, seed: mixSeeds(cfg.seed, step, 0x5201 + round), policyVersion: version, render, limits: cfg.limits, weights: cfg.weights,
       });
+      const sampled = await sampleWithSignal(roll, { groupSize: grpo.groupSize, tasksPerStep: cfg.tasksPerStep, maxRounds, grpo });
       const t1 = performance.now();
       const lr = learningRate({ lr: cfg.trainer.lr, warmupSteps: cfg.warmupSteps, totalSteps: cfg.steps, minLrRatio: cfg.minLrRatio }, step + 1);
-      const result = await trainer.step(trajs, lr);
+      const result = await trainer.step(maxRounds > 1 ? sampled.train : sampled.drawn, lr);
       const t2 = performance.now();
-      const record = buildStepRecord(step + 1, version, trajs, result, { rolloutSeconds: (t1 - t0) / 1000, trainSeconds: (t2 - t1) / 1000, generatedTokens: generatedTokens(trajs) });
+      const timing = { rolloutSeconds: (t1 - t0) / 1000, trainSeconds: (t2 - t1) / 1000, generatedTokens: generatedTokens(sampled.drawn) };
+      // metrics over every group drawn (the trainer saw only the ones with signal when refilling)
+      const dropped = sampled.drawnKept.filter((k) => !k).length;
+      const record = maxRounds > 1
+        ? buildStepRecord(step + 1, version, sampled.drawn, { ...result, rewards: sampled.drawnRewards, keptGroups: sampled.drawnKept }, timing, {
+          groups_dropped: dropped, frac_reward_zero_std: dropped / sampled.drawnKept.length, 'sampling/rounds': sampled.rounds, 'sampling/groups_drawn': sampled.drawnKept.length,
+        })
+        : buildStepRecord(step + 1, version, sampled.drawn, result, timing);
       version = record.version;
       history.push(record);
       onStep?.(record);
