@@ -199,14 +199,13 @@ export class GrpoTrainer {
 
   /** Forward of one micro-batch; leaves logits/lse in place for the backward, logp and entropy (N) on the GPU. */
   private forward(rows: RlBatch['micro'][number]['rows']): void {
+    writeBatch(this.rt, this.w, this.acts, rows); // same config for both models: one upload
     if (this.reference) {
       // the reference forward first: the policy forward below then overwrites what backward needs
-      writeBatch(this.rt, this.reference, this.acts, rows);
       modelForward(this.rt, this.reference, this.acts);
       tokenLogprobs(this.rt, this.reference, this.acts);
       this.rt.copy(this.acts.logp, this.refLogp!);
     }
-    writeBatch(this.rt, this.w, this.acts, rows);
     modelForward(this.rt, this.w, this.acts);
     tokenLogprobs(this.rt, this.w, this.acts);
     if (this.entropy) entropyForward(this.rt, this.acts.logits, this.acts.lseLogits, { N: this.acts.B * this.acts.T, V: this.w.cfg.vocabSize }, this.entropy);
