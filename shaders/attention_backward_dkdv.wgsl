@@ -115,7 +115,7 @@ fn backward_attention_dkdv(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_
         let c = i % BLOCK_K;
         var p = 0.0;
         var ds = 0.0;
-        if (k0 + c <= q0 + r && sSegQ[r] >= 0 && sSegK[c] == sSegQ[r]) {
+        if (k0 + c <= q0 + r && sSegQ[r] >= 0 && sees(sSegQ[r], sSegK[c])) {
           var dot = 0.0;
           var dp = 0.0;
           for (var d = params.loop_start; d < HEAD_DIM; d++) {

@@ -127,7 +127,7 @@ fn backward_attention_dq(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_in
       let r = i / BLOCK_K;
       let c = i % BLOCK_K;
       var ds = 0.0;
-      if (k0 + c <= q0 + r && sSegQ[r] >= 0 && sSegK[c] == sSegQ[r]) {
+      if (k0 + c <= q0 + r && sSegQ[r] >= 0 && sees(sSegQ[r], sSegK[c])) {
         var dot = 0.0;
         for (var d = params.loop_start; d < HEAD_DIM; d++) {
           dot += sQ[r * HEAD_DIM + d] * sKV[c * HEAD_DIM + d];

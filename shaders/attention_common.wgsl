@@ -5,9 +5,10 @@
 //   3. one kernel file (attention_forward / _backward_stats / _backward_dq / _backward_dkdv)
 // Layouts: q, out, dout, dq (B, Tq, Hq, D); k, v, dk, dv (B, Tk, Hkv, D); lse (B, Hq, Tq);
 // stats (B, Hq, Tq, 2) = [lse, rowsum(dout ∘ out)]; segments (B, Tk) i32; offsets (B) i32.
-// Mask: query at position p attends key s iff s ≤ p, segQ ≥ 0 and segK == segQ. Kernels keep the
+// Mask: query at position p attends key s iff s ≤ p, segQ ≥ 0 and sees(segQ, segK): the same
+// segment, or — for a branch segment — its prefix segment (ids: src/data/segments.ts). Kernels keep the
 // segment ids of a tile in workgroup memory; rows/keys outside the sequence get ids that never
-// match (query -1, key -2), so one comparison covers causality, packing, padding and tails.
+// match (query -1, key -2), so one test covers causality, packing, shared prefixes, padding and tails.
 
 struct Params {
   batch: u32,        // B
@@ -29,6 +30,13 @@ struct Params {
 const MASKED: f32 = -1e30;       // score of a masked entry (finite: exp(MASKED - m) underflows to 0)
 const NO_QUERY_SEG: i32 = -1;    // segment id of a query row past the end (attends nothing)
 const NO_KEY_SEG: i32 = -2;      // segment id of a key past the end (matches no query)
+const BRANCH_FLAG: i32 = 0x40000000; // a branch segment id: BRANCH_FLAG | prefix id << 8 | branch
+
+// A query of segment segQ sees keys of segment segK: its own segment, and a branch also sees its
+// prefix (G samples of one prompt share the prompt's keys in a GRPO row). Padding ids are negative.
+fn sees(segQ: i32, segK: i32) -> bool {
+  return segK == segQ || (segQ >= BRANCH_FLAG && segK == ((segQ >> 8u) & 0x3fffff));
+}
 
 // (B, Tq, Hq, D) element
 fn q_index(b: u32, t: u32, h: u32, d: u32) -> u32 {

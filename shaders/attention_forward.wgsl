@@ -102,7 +102,7 @@ fn forward_attention(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invoca
       let r = i / BLOCK_K;
       let c = i % BLOCK_K;
       var score = MASKED;
-      if (k0 + c <= pos0 + q0 + r && sSegQ[r] >= 0 && sSegK[c] == sSegQ[r]) {
+      if (k0 + c <= pos0 + q0 + r && sSegQ[r] >= 0 && sees(sSegQ[r], sSegK[c])) {
         var dot = 0.0;
         for (var d = params.loop_start; d < HEAD_DIM; d++) {
           dot += sQ[r * HEAD_DIM + d] * sKV[c * HEAD_DIM + d];

@@ -100,7 +100,7 @@ fn forward_attention_row(@builtin(global_invocation_id) gid: vec3<u32>) {
     let segK = segment_of(b, s);
     var hit = false;
     for (var r = 0u; r < ROWS; r++) {
-      hit = hit || (valid[r] && segK == seg[r]);
+      hit = hit || (valid[r] && sees(seg[r], segK));
     }
     if (hit) {
       break;
@@ -116,7 +116,7 @@ fn forward_attention_row(@builtin(global_invocation_id) gid: vec3<u32>) {
       vr[d] = v[kBase + d];
     }
     for (var r = 0u; r < ROWS; r++) {
-      let allowed = valid[r] && segK == seg[r] && s <= pos0 + t0 + r;
+      let allowed = valid[r] && sees(seg[r], segK) && s <= pos0 + t0 + r;
       var dot4 = vec4<f32>(0.0);
       for (var d = 0u; d < D4; d++) {
         dot4 = fma(qr[r * D4 + d], kr[d], dot4);
@@ -207,7 +207,7 @@ fn backward_attention_dq_row(@builtin(global_invocation_id) gid: vec3<u32>) {
     let segK = segment_of(b, s);
     var hit = false;
     for (var r = 0u; r < ROWS; r++) {
-      hit = hit || (valid[r] && segK == seg[r]);
+      hit = hit || (valid[r] && sees(seg[r], segK));
     }
     if (hit) {
       break;
@@ -223,7 +223,7 @@ fn backward_attention_dq_row(@builtin(global_invocation_id) gid: vec3<u32>) {
       vr[d] = v[kBase + d];
     }
     for (var r = 0u; r < ROWS; r++) {
-      let allowed = valid[r] && segK == seg[r] && s <= t0 + r;
+      let allowed = valid[r] && sees(seg[r], segK) && s <= t0 + r;
       var dot4 = vec4<f32>(0.0);
       var dp4 = vec4<f32>(0.0);
       for (var d = 0u; d < D4; d++) {
@@ -284,7 +284,7 @@ fn backward_attention_dkdv_row(@builtin(global_invocation_id) gid: vec3<u32>) {
     let segT = segment_of(b, tEnd - 1u);
     var hit = false;
     for (var r = 0u; r < ROWS; r++) {
-      hit = hit || (valid[r] && segT == seg[r]);
+      hit = hit || (valid[r] && sees(segT, seg[r]));
     }
     if (hit) {
       break;
@@ -305,7 +305,7 @@ fn backward_attention_dkdv_row(@builtin(global_invocation_id) gid: vec3<u32>) {
         gt[d] = dout[qBase + d];
       }
       for (var r = 0u; r < ROWS; r++) {
-        let allowed = valid[r] && segT == seg[r] && t >= s0 + r;
+        let allowed = valid[r] && sees(segT, seg[r]) && t >= s0 + r;
         var dot4 = vec4<f32>(0.0);
         var dp4 = vec4<f32>(0.0);
         for (var d = 0u; d < D4; d++) {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { branchSegment } from '../data/segments';
 import type { GpuRuntime } from '../gpu/runtime';
 import type { Tensor } from '../gpu/tensor';
 import { TEST_ADAPTERS, testRuntime } from '../gpu/testDevice';
@@ -68,6 +69,25 @@ function packedSegments(B: number, T: number, rng: Rng): Int32Array {
   return seg;
 }
 
+/**
+ * Each row: a document, then a prompt shared by 2–4 branches (GRPO group layout, src/data/segments.ts),
+ * then padding; row 1 starts with padding.
+ */
+function sharedPrefixSegments(B: number, T: number, rng: Rng): Int32Array {
+  const seg = new Int32Array(B * T).fill(-1);
+  for (let b = 0; b < B; b++) {
+    let t = b === 1 ? 1 : 0;
+    const put = (id: number, n: number) => {
+      for (let i = 0; i < n && t < T; i++) seg[b * T + t++] = id;
+    };
+    put(0, rng.int(2, 4));
+    put(1, rng.int(4, 9));
+    const branches = rng.int(2, 4);
+    for (let j = 0; j < branches; j++) put(branchSegment(1, j), rng.int(2, 6));
+  }
+  return seg;
+}
+
 const SMALL_TILES: Record<'forward' | 'dq' | 'dkdv', AttentionTiles> = {
   forward: { blockQ: 4, blockK: 8, threads: 64 },
   dq: { blockQ: 8, blockK: 4, threads: 64 },
@@ -86,6 +106,11 @@ const CASES: Case[] = [
   { name: 'MHA (Hq=Hkv=3), T=21, D=64, segments, scale 0.3 (row: 2 rows)', B: 2, T: 21, Hq: 3, Hkv: 3, D: 64, scale: 0.3, segments: packedSegments, rowBlock: 2 },
   { name: 'T=1, Hq=4, Hkv=1, D=24', B: 2, T: 1, Hq: 4, Hkv: 1, D: 24 },
   { name: 'D=128 (Qwen3-0.6B head), T=19, Hq=2, Hkv=1', B: 2, T: 19, Hq: 2, Hkv: 1, D: 128, segments: packedSegments, swiftshaderTiles: SMALL_TILES_128, variants: ['tile'] },
+  { name: 'shared prefixes: a prompt with 2–4 branches after a document, T=37, D=24, padding', B: 2, T: 37, Hq: 4, Hkv: 2, D: 24, segments: sharedPrefixSegments },
+  {
+    name: 'shared prefixes, uneven blocks (tile: 4×8 fwd, 8×4 dq, 8×2 dkdv; row: 3 rows), T=29, D=24',
+    B: 2, T: 29, Hq: 4, Hkv: 2, D: 24, segments: sharedPrefixSegments, tiles: SMALL_TILES, rowBlock: 3,
+  },
   {
     name: 'uneven blocks (tile: 4×8 fwd, 8×4 dq, 8×2 dkdv; row: 3 rows), T=29, D=24, segments',
     B: 2, T: 29, Hq: 4, Hkv: 2, D: 24, segments: packedSegments, tiles: SMALL_TILES, rowBlock: 3,

@@ -4,8 +4,8 @@
 // Shapes: B batch, T time, Hq query heads, Hkv kv heads (divides Hq; query head h reads kv head
 // floor(h / (Hq / Hkv))), D head dim.
 //   q, out, dout, dq (B, T, Hq, D);  k, v, dk, dv (B, T, Hkv, D);  lse (B, Hq, T);  segments (B, T) i32
-// Query t attends key s iff s ≤ t and segments[b, s] == segments[b, t] ≥ 0 (packed documents; a
-// negative id marks padding). A row with no allowed key gets out = 0, lse = 0 and zero gradients.
+// Query t attends key s iff s ≤ t and segments[b, t] sees segments[b, s]: the same id ≥ 0 (packed
+// documents), or a branch id's shared prefix (src/data/segments.ts); a negative id marks padding. A row with no allowed key gets out = 0, lse = 0 and zero gradients.
 //
 // Kernels (shaders/attention_*.wgsl): the forward keeps only out and lse (online softmax); the
 // backward computes (lse, Δ = rowsum(dout ∘ out)) per row, then dq per query row and dk/dv per key

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { branchSegment } from '../../data/segments';
 import { Rng } from '../../util/rng';
 import { attentionBackward, attentionForward, type AttentionSpec } from './attention';
 import { checkGradients, relativeError } from './finiteDiff';
@@ -78,6 +79,47 @@ describe('attention reference', () => {
     expect(Array.from(dv.subarray(4 * D))).toEqual([0, 0, 0]);
   });
 
+  it('shared prefix: a branch sees its prefix and itself, as if run alone; prefix keys sum the branches\' gradients', () => {
+    // one row [prefix ×3 | branch 0 ×2 | branch 1 ×2] against two rows [prefix | branch j]
+    const rng = new Rng(4);
+    const Hq = 2, Hkv = 1, D = 3, P = 3, L = 2;
+    const p = 7;
+    const shared = Int32Array.from([p, p, p, branchSegment(p, 0), branchSegment(p, 0), branchSegment(p, 1), branchSegment(p, 1)]);
+    const T = P + 2 * L;
+    const sSpec: AttentionSpec = { B: 1, T, Hq, Hkv, D, segments: shared };
+    const uSpec: AttentionSpec = { B: 2, T: P + L, Hq, Hkv, D };
+    const q = randn64(rng, T * Hq * D), k = randn64(rng, T * Hkv * D), v = randn64(rng, T * Hkv * D), dout = randn64(rng, T * Hq * D);
+    // token t of the shared row → (row, token) of the unshared rows: prefix → row 0 (and row 1 for keys)
+    const unshare = (x: Float64Array, width: number, prefixInRow1: 'copy' | 'zero') => {
+      const u = new Float64Array(2 * (P + L) * width);
+      u.set(x.subarray(0, (P + L) * width), 0);
+      if (prefixInRow1 === 'copy') u.set(x.subarray(0, P * width), (P + L) * width);
+      u.set(x.subarray((P + L) * width, T * width), (2 * P + L) * width);
+      return u;
+    };
+    const s = attentionForward(q, k, v, sSpec);
+    const u = attentionForward(unshare(q, Hq * D, 'copy'), unshare(k, Hkv * D, 'copy'), unshare(v, Hkv * D, 'copy'), uSpec);
+    const rows = (x: Float64Array, width: number) => [x.subarray(0, (P + L) * width), x.subarray((2 * P + L) * width)]; // row 0 all, row 1 branch
+    const [u0, u1] = rows(u.out, Hq * D);
+    expect(relativeError(s.out.subarray(0, (P + L) * Hq * D), u0)).toBeLessThan(1e-15);
+    expect(relativeError(s.out.subarray((P + L) * Hq * D), u1)).toBeLessThan(1e-15);
+    const gs = attentionBackward(dout, q, k, v, s.out, s.lse, sSpec);
+    const uq = unshare(q, Hq * D, 'copy'), uk = unshare(k, Hkv * D, 'copy'), uv = unshare(v, Hkv * D, 'copy');
+    const gu = attentionBackward(unshare(dout, Hq * D, 'zero'), uq, uk, uv, u.out, u.lse, uSpec);
+    const [dq0, dq1] = rows(gu.dq, Hq * D);
+    expect(relativeError(gs.dq, Float64Array.from([...dq0, ...dq1]))).toBeLessThan(1e-14);
+    for (const [gS, gU] of [[gs.dk, gu.dk], [gs.dv, gu.dv]]) {
+      const w = Hkv * D;
+      const want = new Float64Array(T * w);
+      for (let i = 0; i < P * w; i++) want[i] = gU[i] + gU[(P + L) * w + i]; // both branches read the prefix
+      want.set(gU.subarray(P * w, (P + L) * w), P * w);
+      want.set(gU.subarray((2 * P + L) * w), (P + L) * w);
+      expect(relativeError(gS, want)).toBeLessThan(1e-14);
+    }
+  });
+
+  it('backward matches finite differences: shared prefix with two branches, padding', () =>
+    gradCheck({ B: 1, T: 8, Hq: 2, Hkv: 1, D: 3, segments: Int32Array.from([2, 2, 2, branchSegment(2, 0), branchSegment(2, 0), branchSegment(2, 1), branchSegment(2, 1), -1]) }, 14));
   it('backward matches finite differences: MHA, B = 2', () => gradCheck({ B: 2, T: 4, Hq: 2, Hkv: 2, D: 3 }, 10));
   it('backward matches finite differences: GQA ratio 4', () => gradCheck({ B: 1, T: 4, Hq: 4, Hkv: 1, D: 4 }, 11));
   it('backward matches finite differences: T = 1', () => gradCheck({ B: 2, T: 1, Hq: 2, Hkv: 1, D: 4 }, 12));

@@ -2,8 +2,11 @@
 //   q: (B, T, Hq, D), k and v: (B, T, Hkv, D); query head h reads kv head floor(h / (Hq / Hkv)).
 //   score[t, s] = scale · q[t]·k[s] for allowed s, P = softmax over s, out[t] = Σ_s P[t, s] · v[s]
 //   lse[b, h, t] = log Σ_s exp(score[t, s]) (natural log) — saved for the backward, as in FlashAttention.
-// Allowed: s ≤ t and, with segments (B, T), segments[b, s] === segments[b, t] ≥ 0 (packed sequences;
-// a negative segment marks padding). A row with no allowed key has out = 0, lse = 0, zero gradients.
+// Allowed: s ≤ t and, with segments (B, T), segmentSees(segments[b, t], segments[b, s]): the same
+// segment ≥ 0 (packed sequences), or a branch's shared prefix (src/data/segments.ts); a negative
+// segment marks padding. A row with no allowed key has out = 0, lse = 0, zero gradients.
+
+import { segmentSees } from '../../data/segments';
 
 export interface AttentionSpec {
   B: number;
@@ -13,7 +16,7 @@ export interface AttentionSpec {
   D: number;
   /** Score scale; default 1 / sqrt(D). */
   scale?: number;
-  /** (B, T) segment id per token; tokens attend only within their segment; negative = padding. */
+  /** (B, T) segment id per token; tokens attend within their segment (and a branch its prefix); negative = padding. */
   segments?: Int32Array;
 }
 
@@ -32,7 +35,7 @@ function resolve(spec: AttentionSpec, q: Float64Array, k: Float64Array, v: Float
   if (v.length !== B * T * Hkv * D) throw new Error(`${name}: v has ${v.length} values, needs B·T·Hkv·D = ${B * T * Hkv * D}`);
   if (segments && segments.length !== B * T) throw new Error(`${name}: segments has ${segments.length} values, needs B·T = ${B * T}`);
   const allowed = segments
-    ? (b: number, t: number, s: number) => s <= t && segments[b * T + t] >= 0 && segments[b * T + s] === segments[b * T + t]
+    ? (b: number, t: number, s: number) => s <= t && segmentSees(segments[b * T + t], segments[b * T + s])
     : (_b: number, t: number, s: number) => s <= t;
   return { B, T, Hq, Hkv, D, scale: spec.scale ?? 1 / Math.sqrt(D), group: Hq / Hkv, allowed };
 }
