@@ -172,6 +172,49 @@ describe('GrpoTrainer (llvmpipe)', () => {
     wHost.destroy();
   });
 
+  it('sharePrefix: holding each group\'s prompt once per row gives the full rows\' gradients, metrics and update (rel err ≤ 1e-4) on fewer tokens', async () => {
+    const G = 4;
+    const init = initialWeights(MICRO, 9);
+    const [wFull, wShared] = [new GpuWeights(rt, MICRO, init), new GpuWeights(rt, MICRO, init)];
+    const tasks = [0, 1].map((i) => family.generateTask(6, i, 'train'));
+    const trajs = withRewards(
+      await rolloutBatch({ family, tasks, tokenizer: tok, generator: modelTurnGenerator(rt, wFull, { temperature: 1, topK: 0, topP: 1 }), config: { ...rollout, groupSize: G }, seed: 6, policyVersion: 0 }),
+      (t) => (t.sample % 2 === 0 ? 1 : 0.2 * t.sample),
+    );
+    // entropy bonus and per-turn credit ride on the same per-token records; rows of 512 hold a whole group
+    const grpo = grpoConfig('default', { groupSize: G, entropyCoef: 0.05, turnCreditCoef: 0.5 });
+    const cfg = (sharePrefix: boolean) => trainerCfg({ grpo, eps: 1e-3, sharePrefix, seqLen: sharePrefix ? 512 : 256, microBatchRows: sharePrefix ? 1 : 4 });
+    const [tFull, tShared] = [new GrpoTrainer(rt, wFull, cfg(false)), new GrpoTrainer(rt, wShared, cfg(true))];
+    const before = await wFull.download();
+    const [rFull, rShared] = [await tFull.step(trajs), await tShared.step(trajs)];
+    expect(rShared.skipped).toBe(false);
+    for (const [k, v] of Object.entries(rFull.metrics)) {
+      expect(Math.abs(rShared.metrics[k] - v), k).toBeLessThanOrEqual(1e-4 * Math.abs(v) + 1e-7);
+    }
+    // the prompt (~200 tokens) once per group instead of G times
+    expect(rShared.processedTokens).toBeLessThan(0.5 * rFull.processedTokens);
+    expect(rShared.trainedTokens).toBe(rFull.trainedTokens);
+    const [gFull, gShared] = [await wFull.downloadGrads(), await wShared.downloadGrads()];
+    const [aFull, aShared] = [await wFull.download(), await wShared.download()];
+    for (const [name, g] of gFull) {
+      expect(relativeError(gShared.get(name)!, g), name).toBeLessThanOrEqual(1e-4);
+      const delta = (w: Map<string, Float32Array>) => w.get(name)!.map((x, i) => x - before.get(name)![i]);
+      expect(relativeError(delta(aShared), delta(aFull)), name).toBeLessThanOrEqual(1e-4);
+    }
+    console.log(`[sharePrefix] processed tokens ${rShared.processedTokens} vs ${rFull.processedTokens} in full rows`);
+    tFull.destroy();
+    tShared.destroy();
+    wFull.destroy();
+    wShared.destroy();
+  });
+
+  it('rows longer than the model\'s positions only with sharePrefix (positions restart per sample)', () => {
+    const w = new GpuWeights(rt, MICRO, initialWeights(MICRO, 3));
+    expect(() => new GrpoTrainer(rt, w, trainerCfg({ seqLen: 768 }))).toThrow(/exceeds the model's 512 positions.*sharePrefix/);
+    new GrpoTrainer(rt, w, trainerCfg({ seqLen: 768, sharePrefix: true, microBatchRows: 1 })).destroy();
+    w.destroy();
+  });
+
   it('KL only (zero advantages): steps pull a perturbed policy back toward the frozen reference', async () => {
     const init = initialWeights(MICRO, 10);
     const w = new GpuWeights(rt, MICRO, init);

@@ -54,6 +54,12 @@ export interface GrpoTrainerConfig {
   /** Pack several trajectories per row (default true). */
   pack: boolean;
   /**
+   * Hold each group's common prompt once per row, its G samples as branches attending to it
+   * (sharedPrefixRows.ts): the same loss and gradients for ~G× fewer prompt tokens. Rows may then be
+   * longer than the model's positions (seqLen ≥ prompt + G responses fits a whole group). Default false.
+   */
+  sharePrefix?: boolean;
+  /**
    * Where the GRPO loss and dlogp are computed (default 'gpu'): 'gpu' — the grpoLoss kernel, only
    * per-token statistics read back; 'host' — logp read back, grpoLoss in float64, dlogp uploaded (the reference).
    */
@@ -130,7 +136,9 @@ export class GrpoTrainer {
     readonly cfg: GrpoTrainerConfig,
   ) {
     validateGrpoConfig(cfg.grpo);
-    if (cfg.seqLen > w.cfg.maxPositionEmbeddings) throw new Error(`GRPO trainer: seqLen ${cfg.seqLen} exceeds the model's ${w.cfg.maxPositionEmbeddings} positions`);
+    if (cfg.seqLen > w.cfg.maxPositionEmbeddings && !cfg.sharePrefix) {
+      throw new Error(`GRPO trainer: seqLen ${cfg.seqLen} exceeds the model's ${w.cfg.maxPositionEmbeddings} positions (with sharePrefix, rows may be longer: positions restart per sample)`);
+    }
     // a second copy of the parameters (no gradients, no optimizer state); refuses a LoRA model
     this.reference = cfg.grpo.klCoef > 0 ? w.frozenCopy() : null;
     this.acts = planActivations(rt, w.cfg, cfg.microBatchRows, cfg.seqLen);
@@ -175,7 +183,9 @@ export class GrpoTrainer {
       });
       perTurn = turnAdvantages(advantages, turnRewards, G, grpo);
     }
-    const batch = buildRlBatch(used, { rows: this.cfg.microBatchRows, seqLen: this.cfg.seqLen, padId: 0, maskTruncated: grpo.maskTruncated, pack: this.cfg.pack });
+    const batch = buildRlBatch(used, {
+      rows: this.cfg.microBatchRows, seqLen: this.cfg.seqLen, padId: 0, maskTruncated: grpo.maskTruncated, pack: this.cfg.pack, sharePrefix: this.cfg.sharePrefix ? { groupSize: G } : undefined,
+    });
     const truncated = used.map((t) => t.truncated);
     const parts: GrpoMetrics[] = [];
     this.w.zeroGrads();

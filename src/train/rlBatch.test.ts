@@ -45,6 +45,32 @@ describe('buildRlBatch', () => {
     expect(masked).toBe(tokens);
   });
 
+  it('sharePrefix: a group holds its prompt once; each sample\'s records sit at start + i − 1 past the shared part', async () => {
+    const trajs = await trajectories(); // 3 tasks × G = 2
+    const T = 1024;
+    const full = buildRlBatch(trajs, { rows: 2, seqLen: T, padId: 0, maskTruncated: false });
+    const b = buildRlBatch(trajs, { rows: 2, seqLen: T, padId: 0, maskTruncated: false, sharePrefix: { groupSize: 2 } });
+    trajs.forEach((t, s) => {
+      const p = b.placements[s]!;
+      expect(p.shared).toBeGreaterThan(100); // the rendered prompt
+      const mb = b.micro[p.micro];
+      for (let i = p.shared + 1; i < t.ids.length; i++) {
+        const n = p.row * T + p.start + i - 1;
+        expect(mb.rows.inputIds[n]).toBe(t.ids[i - 1]);
+        expect(mb.rows.targets[n]).toBe(t.ids[i]);
+        expect(mb.rows.positions[n]).toBe(i - 1);
+        expect(mb.mask[n]).toBe(t.lossMask[i]);
+        expect(mb.seqIndex[n]).toBe(s);
+      }
+    });
+    expect(b.totals).toEqual(full.totals);
+    const count = (x: typeof b) => x.micro.reduce((a, mb) => a + mb.rows.segments.filter((g) => g >= 0).length, 0);
+    // one prompt per group: S + Σ (L − S) tokens instead of Σ L
+    const want = [0, 2, 4].reduce((a, s) => a + b.placements[s]!.shared + trajs[s].ids.length + trajs[s + 1].ids.length - 2 * b.placements[s]!.shared, 0);
+    expect(count(b)).toBe(want);
+    expect(count(full)).toBe(trajs.reduce((a, t) => a + t.ids.length, 0));
+  });
+
   it('pads the last micro-batch and skips trajectories with no policy token', async () => {
     const trajs = await trajectories();
     const empty: Trajectory = { ...trajs[0], lossMask: trajs[0].lossMask.map(() => 0), behaviourLogprobs: trajs[0].ids.map(() => 0), turnIndex: trajs[0].ids.map(() => -1), responseTokens: 0 };

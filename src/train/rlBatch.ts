@@ -3,9 +3,11 @@
 // token i sits at position start + i, and position p is scored against token p + 1, so
 //   logp[start + i − 1] scores token i   (i = 1 … L−1; token 0 is never scored).
 // Each trajectory lands in exactly one row, so it is never split across micro-batches (the loss's
-// batchTotals rely on that).
-import { type EncodedDoc, type PackedRow, packDocumentsWithPlacement, stackRows } from '../data/packing';
+// batchTotals rely on that). With sharePrefix, a group's samples hold their common prompt once per
+// row (sharedPrefixRows.ts); a sample's own tokens keep the same start + i addressing.
+import { type EncodedDoc, type PackedRow, packDocumentsWithPlacement, type Placement, stackRows } from '../data/packing';
 import type { BatchTotals } from './grpo';
+import { packSharedPrefixRows } from './sharedPrefixRows';
 import type { Trajectory } from './trajectory';
 
 /** One (B, T) micro-batch plus its per-token records (all (N) = (B·T), row-major). */
@@ -28,10 +30,12 @@ export interface RlPlacement {
   micro: number;
   /** Row inside the micro-batch. */
   row: number;
-  /** First position of the trajectory in the row (its token 0). */
+  /** Token i (i ≥ shared) sits at position start + i of the row. */
   start: number;
   /** Tokens placed. */
   length: number;
+  /** Leading (prompt) tokens held once for the whole group in the row's shared prefix; 0 without sharePrefix. */
+  shared: number;
 }
 
 export interface RlBatch {
@@ -55,6 +59,11 @@ export interface RlBatchOptions {
   maskTruncated: boolean;
   /** Pack several trajectories per row (default true). */
   pack?: boolean;
+  /**
+   * Consecutive runs of `groupSize` trajectories (a GRPO group) hold their common prompt once per row
+   * (default false). The rows can then be longer than the model's positions: positions stay per trajectory.
+   */
+  sharePrefix?: { groupSize: number };
 }
 
 function paddingRow(T: number, padId: number): PackedRow {
@@ -72,7 +81,11 @@ export function buildRlBatch(trajs: readonly Trajectory[], opts: RlBatchOptions)
     if (t.lossMask.slice(1).some((m) => m !== 0)) trainable.push(s);
   });
   const docs: EncodedDoc[] = trainable.map((s) => ({ ids: trajs[s].ids, mask: trajs[s].lossMask }));
-  const packed = packDocumentsWithPlacement(docs, { seqLen: T, padId: opts.padId, pack: opts.pack ?? true });
+  const packOpts = { seqLen: T, padId: opts.padId, pack: opts.pack ?? true };
+  const G = opts.sharePrefix?.groupSize;
+  const packed: { rows: PackedRow[]; placements: (Placement & { shared?: number })[] } = G
+    ? packSharedPrefixRows(docs, trainable.map((s) => Math.floor(s / G)), packOpts)
+    : packDocumentsWithPlacement(docs, packOpts);
   const nMicro = Math.ceil(packed.rows.length / B);
   const micro: RlMicroBatch[] = [];
   for (let m = 0; m < nMicro; m++) {
@@ -86,14 +99,14 @@ export function buildRlBatch(trajs: readonly Trajectory[], opts: RlBatchOptions)
   let sequences = 0;
   trainable.forEach((s, d) => {
     const p = packed.placements[d];
-    const place: RlPlacement = { micro: Math.floor(p.row / B), row: p.row % B, start: p.start, length: p.length };
+    const place: RlPlacement = { micro: Math.floor(p.row / B), row: p.row % B, start: p.start, length: p.length, shared: p.shared ?? 0 };
     placements[s] = place;
     const mb = micro[place.micro];
     const t = trajs[s];
     const base = place.row * T + place.start;
     let own = 0;
-    for (let i = 1; i < place.length; i++) {
-      const n = base + i - 1; // the position whose target is token i
+    for (let i = Math.max(1, place.shared + 1); i < place.length; i++) {
+      const n = base + i - 1; // the position whose target is token i (shared prompt targets score nothing)
       mb.seqIndex[n] = s;
       if (t.lossMask[i] === 0) continue;
       mb.mask[n] = 1;
