@@ -135,6 +135,15 @@ export class GpuRuntime {
     this.enc().copyBufferToBuffer(src.buffer, 0, dst.buffer, 0, src.size * BYTES_PER_ELEMENT);
   }
 
+  /** Copies `count` elements of src from element srcOffset to dst at element dstOffset (distinct tensors). */
+  copyRange(src: Tensor, srcOffset: number, dst: Tensor, dstOffset: number, count: number): void {
+    if (src.buffer === dst.buffer) throw new Error(`copyRange: '${src.label}' is both source and destination (WebGPU copies need two buffers)`);
+    if (srcOffset < 0 || dstOffset < 0 || count < 0 || srcOffset + count > src.size || dstOffset + count > dst.size) {
+      throw new Error(`copyRange: ${count} elements from ${srcOffset} of '${src.label}' (${src.size}) to ${dstOffset} of '${dst.label}' (${dst.size}) is out of range`);
+    }
+    this.enc().copyBufferToBuffer(src.buffer, srcOffset * BYTES_PER_ELEMENT, dst.buffer, dstOffset * BYTES_PER_ELEMENT, count * BYTES_PER_ELEMENT);
+  }
+
   release(...ts: (Tensor | null | undefined)[]): void {
     for (const t of ts) if (t) this.pool.release(t.buffer);
   }

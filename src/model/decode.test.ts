@@ -78,6 +78,18 @@ describe.each(TEST_ADAPTERS)('KV-cache decoding on %s', (adapter) => {
     expect(c[1].finishReason).toBe('stop');
     w.destroy();
   });
+  it('generate: identical prompts are prefilled once; sampling equals a prefill of every row (logprobs ≤ 1e-5)', async () => {
+    const rt = await testRuntime(adapter);
+    const w = new GpuWeights(rt, CFG, weights(new Rng(6)));
+    const prompts = [[1, 2, 3], [4], [1, 2, 3], [5, 6], [1, 2, 3], [4]];
+    const opts = { temperature: 1, topK: 0, topP: 1, maxNewTokens: 5, stopIds: [] as number[], seed: 3 };
+    const shared = await generate(rt, w, prompts, opts);
+    const full = await generate(rt, w, prompts, { ...opts, sharePrefill: false });
+    expect(shared.map((g) => g.tokens)).toEqual(full.map((g) => g.tokens));
+    shared.forEach((g, b) => g.logprobs.forEach((l, i) => expect(Math.abs(l - full[b].logprobs[i])).toBeLessThanOrEqual(1e-5)));
+    expect(new Set(shared.map((g) => g.tokens.join())).size).toBeGreaterThan(1); // rows sample on their own after the shared prefill
+    w.destroy();
+  });
 });
 
 describe('sampling', () => {

@@ -157,6 +157,20 @@ export class Decoder {
     return rt.readF32(s.logits);
   }
 
+  /** Fills this cache's row b with row rowOf[b] of `from`'s cache (same model and Tmax): a prefill shared by identical prompts. */
+  copyCacheRows(from: Decoder, rowOf: Int32Array): void {
+    if (from.Tmax !== this.Tmax || from.w.cfg !== this.w.cfg || rowOf.length !== this.B) throw new Error(`decoder: copyCacheRows needs the same model and Tmax and one source row per row (${rowOf.length} for ${this.B})`);
+    const { numKvHeads: Hkv, headDim: D } = this.w.cfg;
+    const rowSize = this.Tmax * Hkv * D;
+    for (let l = 0; l < this.cache.k.length; l++) {
+      for (let b = 0; b < this.B; b++) {
+        if (rowOf[b] < 0 || rowOf[b] >= from.B) throw new Error(`decoder: copyCacheRows source row ${rowOf[b]} is outside [0, ${from.B})`);
+        this.rt.copyRange(from.cache.k[l], rowOf[b] * rowSize, this.cache.k[l], b * rowSize, rowSize);
+        this.rt.copyRange(from.cache.v[l], rowOf[b] * rowSize, this.cache.v[l], b * rowSize, rowSize);
+      }
+    }
+  }
+
   destroy(): void {
     this.rt.release(...this.cache.k, ...this.cache.v);
     for (const s of this.scratch.values()) this.rt.release(...Object.values(s)); // includes loraXa when allocated

@@ -1,6 +1,7 @@
 // Batched generation with the KV cache: prefill every prompt at once (right-padded), then one
 // token per row per step until each row stops (<|im_end|> / a stop id, a stop string, or
 // maxNewTokens). Returns the sampled tokens with their behaviour log-probs.
+// Identical prompts (a GRPO group's G samples) are prefilled once and their cache rows copied.
 import type { GpuRuntime } from '../gpu/runtime';
 import { Rng } from '../util/rng';
 import { Decoder } from './decode';
@@ -16,6 +17,8 @@ export interface GenerateOptions extends SamplingOptions {
   /** Needed with stopStrings: ids → text. */
   decode?: (ids: number[]) => string;
   seed: number;
+  /** Prefill each distinct prompt once and copy its KV-cache row to the duplicates (default true). */
+  sharePrefill?: boolean;
 }
 
 export interface Generation {
@@ -40,12 +43,9 @@ export async function generate(rt: GpuRuntime, w: GpuWeights, prompts: number[][
   const out: Generation[] = prompts.map(() => ({ tokens: [], logprobs: [], finishReason: 'length' }));
   const done = new Array<boolean>(B).fill(false);
   try {
-    // Prefill: right-padded prompts; each row's logits come from its own last prompt token.
-    const padded = new Int32Array(B * maxLen);
-    prompts.forEach((p, b) => padded.set(p, b * maxLen));
-    let logits = await dec.forward(padded, new Int32Array(B), Int32Array.from(lens, (l) => l - 1));
-    const pastLen = Int32Array.from(lens);
     const V = w.cfg.vocabSize;
+    let logits = await prefill(rt, w, dec, prompts, maxLen, opts.sharePrefill ?? true);
+    const pastLen = Int32Array.from(lens);
     for (let step = 0; step < opts.maxNewTokens; step++) {
       const next = new Int32Array(B);
       for (let b = 0; b < B; b++) {
@@ -71,4 +71,34 @@ export async function generate(rt: GpuRuntime, w: GpuWeights, prompts: number[][
     dec.destroy();
   }
   return out;
+}
+
+/**
+ * Prefill: right-padded prompts; each row's logits (B, V) come from its own last prompt token.
+ * With `share`, each distinct prompt runs once in a smaller decoder whose cache rows are then copied.
+ */
+async function prefill(rt: GpuRuntime, w: GpuWeights, dec: Decoder, prompts: number[][], maxLen: number, share: boolean): Promise<Float32Array> {
+  const B = prompts.length;
+  const key = prompts.map((p) => p.join(','));
+  const firstRow = new Map<string, number>();
+  key.forEach((k) => firstRow.has(k) || firstRow.set(k, firstRow.size));
+  const distinct = [...firstRow.keys()].map((k) => prompts[key.indexOf(k)]);
+  const run = async (d: Decoder, rows: number[][]) => {
+    const padded = new Int32Array(rows.length * maxLen);
+    rows.forEach((p, b) => padded.set(p, b * maxLen));
+    return d.forward(padded, new Int32Array(rows.length), Int32Array.from(rows, (p) => p.length - 1));
+  };
+  if (!share || distinct.length === B) return run(dec, prompts);
+  const rowOf = Int32Array.from(key, (k) => firstRow.get(k)!);
+  const pre = new Decoder(rt, w, distinct.length, dec.Tmax);
+  try {
+    const once = await run(pre, distinct); // (distinct, V)
+    dec.copyCacheRows(pre, rowOf);
+    const V = w.cfg.vocabSize;
+    const logits = new Float32Array(B * V);
+    rowOf.forEach((r, b) => logits.set(once.subarray(r * V, (r + 1) * V), b * V));
+    return logits;
+  } finally {
+    pre.destroy();
+  }
 }
