@@ -56,8 +56,11 @@ export function routingRecipe(model: ModelConfig, overrides: { seed?: number; sf
       trainer: {
         ...DEFAULT_GRPO_TRAINER,
         grpo: grpoConfig('default', { groupSize: G, dynamicSampling: true, klCoef: overrides.klCoef ?? 0 }),
-        microBatchRows: 8,
-        seqLen: MAX_TOTAL,
+        // a group's prompt once per row (~214 + G × ≤ 58 tokens: one group of 8 per 768-token row):
+        // 3.6× fewer tokens through forward + backward than G full rows, same gradients (measured)
+        sharePrefix: true,
+        microBatchRows: 2,
+        seqLen: 768,
         // 2e-3 broke the call format within 4 steps (measured); at 5e-4 … 1e-3 a single prompt's
         // choice converges in ~6 steps but the spelling/format still degrades by ~10 steps.
         lr: overrides.lr ?? 5e-4,
@@ -100,9 +103,11 @@ export interface RoutingHooks {
   initial?: Map<string, Float32Array>;
 }
 
-/** Rows × tokens the recipe trains at (SFT batch or GRPO micro-batch, whichever is larger): what a fit check must allow. */
+/** Rows × tokens the recipe trains at (the SFT batch or the GRPO micro-batch, whichever holds more tokens): what a fit check must allow. */
 export function recipeTrainingShape(recipe: RoutingRecipe): { batch: number; seqLen: number } {
-  return { batch: Math.max(recipe.sft.batchSize, recipe.rl.trainer.microBatchRows), seqLen: Math.max(MAX_TOTAL, recipe.rl.trainer.seqLen) };
+  const sft = { batch: recipe.sft.batchSize, seqLen: MAX_TOTAL };
+  const rl = { batch: recipe.rl.trainer.microBatchRows, seqLen: recipe.rl.trainer.seqLen };
+  return sft.batch * sft.seqLen >= rl.batch * rl.seqLen ? sft : rl;
 }
 
 export async function runRoutingLearning(rt: GpuRuntime, recipe: RoutingRecipe, hooks: RoutingHooks = {}): Promise<RoutingResult> {
