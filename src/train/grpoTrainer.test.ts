@@ -194,6 +194,7 @@ describe('GrpoTrainer (llvmpipe)', () => {
     // the prompt (~200 tokens) once per group instead of G times
     expect(rShared.processedTokens).toBeLessThan(0.5 * rFull.processedTokens);
     expect(rShared.trainedTokens).toBe(rFull.trainedTokens);
+    expect(rShared.episodeTokens).toBe(rFull.processedTokens); // the layout-independent count
     const [gFull, gShared] = [await wFull.downloadGrads(), await wShared.downloadGrads()];
     const [aFull, aShared] = [await wFull.download(), await wShared.download()];
     for (const [name, g] of gFull) {

@@ -93,8 +93,10 @@ export interface GrpoStepResult {
   metrics: GrpoMetrics;
   /** Policy tokens that entered the loss. */
   trainedTokens: number;
-  /** All tokens run through forward + backward (prompt and tool tokens included). */
+  /** All tokens run through forward + backward (prompt and tool tokens included; a shared prompt counts once). */
   processedTokens: number;
+  /** Σ length of the trained trajectories: what full rows would process, whatever the layout (throughput unit). */
+  episodeTokens: number;
   /** Scalar training reward of each trajectory (mixed components + over-long penalty). */
   rewards: number[];
   /** Per group: false when dynamic sampling dropped it. */
@@ -172,7 +174,7 @@ export class GrpoTrainer {
     const used = kept.map((i) => trajs[i]);
     const advantages = kept.map((i) => adv.advantages[i]);
     const groupMetrics = { groups_dropped: adv.kept.length - adv.kept.filter(Boolean).length, frac_reward_zero_std: adv.stats.zeroStdFraction };
-    if (used.length === 0) return { ...base, skipped: true, reason: 'every group was dropped (all rewards equal within each group): nothing to learn from', metrics: groupMetrics, trainedTokens: 0, processedTokens: 0 };
+    if (used.length === 0) return { ...base, skipped: true, reason: 'every group was dropped (all rewards equal within each group): nothing to learn from', metrics: groupMetrics, trainedTokens: 0, processedTokens: 0, episodeTokens: 0 };
 
     let perTurn: number[][] | null = null;
     if (grpo.turnCreditCoef > 0) {
@@ -196,15 +198,16 @@ export class GrpoTrainer {
         tokenAdvantages: perTurn ? tokenAdvantagesFromTurns(mb.seqIndex, mb.turnIndex, perTurn) : undefined,
       };
       const res = this.lossOn === 'gpu' ? await this.gpuLossBackward(loss) : await this.hostLossBackward(loss);
-      if (res.skipped) return { ...base, skipped: true, reason: res.reason, metrics: { ...groupMetrics, ...res.metrics }, trainedTokens: 0, processedTokens: 0 };
+      if (res.skipped) return { ...base, skipped: true, reason: res.reason, metrics: { ...groupMetrics, ...res.metrics }, trainedTokens: 0, processedTokens: 0, episodeTokens: 0 };
       parts.push(res.metrics);
     }
     const c = this.cfg;
     const stats = await this.opt.apply({ lr, beta1: c.beta1, beta2: c.beta2, eps: c.eps, weightDecay: c.weightDecay }, c.maxGradNorm);
     const metrics: GrpoMetrics = { ...mergeMetrics(parts), ...groupMetrics, grad_norm: stats.norm, lr, response_length: batch.totals.tokens / Math.max(batch.totals.sequences, 1) };
     const processedTokens = this.processed(batch);
-    if (!stats.finite) return { ...base, skipped: true, reason: `gradient norm is ${stats.norm}: the optimizer skipped the update and kept the last good weights`, metrics, trainedTokens: 0, processedTokens };
-    return { ...base, skipped: false, metrics, trainedTokens: batch.totals.tokens, processedTokens };
+    const episodeTokens = batch.placements.reduce((a, p) => a + (p?.length ?? 0), 0);
+    if (!stats.finite) return { ...base, skipped: true, reason: `gradient norm is ${stats.norm}: the optimizer skipped the update and kept the last good weights`, metrics, trainedTokens: 0, processedTokens, episodeTokens };
+    return { ...base, skipped: false, metrics, trainedTokens: batch.totals.tokens, processedTokens, episodeTokens };
   }
 
   /** Forward of one micro-batch; leaves logits/lse in place for the backward, logp and entropy (N) on the GPU. */

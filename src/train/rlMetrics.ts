@@ -42,6 +42,7 @@ export function buildStepRecord(step: number, trainerVersion: number, trajs: rea
     'truncated/fraction': trajs.length ? trajs.filter((t) => t.truncated).length / trajs.length : 0,
     'train/policy_tokens': result.trainedTokens,
     'train/processed_tokens': result.processedTokens,
+    'train/episode_tokens': result.episodeTokens,
     'train/tokens_per_s': timing.trainSeconds > 0 ? result.processedTokens / timing.trainSeconds : 0,
     'rollout/generated_tokens': timing.generatedTokens,
     'rollout/tokens_per_s': timing.rolloutSeconds > 0 ? timing.generatedTokens / timing.rolloutSeconds : 0,

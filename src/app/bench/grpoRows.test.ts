@@ -16,7 +16,7 @@ describe('grpo bench rows', () => {
     const l = grpoWorkload(false, 'llvmpipe');
     expect({ ...s, steps: 0 }).toEqual({ ...l, steps: 0 });
     expect([s.steps, l.steps, grpoWorkload(true, 'llvmpipe').steps]).toEqual([2, 4, 1]);
-    expect(describeWorkload(l)).toBe('nano, routing tasks, 2 tasks × G=4, 32 new tokens/episode, 4 timed steps after warm-up');
+    expect(describeWorkload(l)).toBe('nano, routing tasks, 2 tasks × G=4, 32 new tokens/episode, prompt shared per group, 4 timed steps after warm-up');
   });
 
   it('divides async by sync, and says which side is missing instead of guessing', () => {

@@ -37,7 +37,7 @@ export function grpoWorkload(quick: boolean, adapter: string): GrpoWorkload {
 }
 
 export function describeWorkload(w: GrpoWorkload): string {
-  return `${w.preset}, routing tasks, ${w.tasksPerStep} tasks × G=${w.groupSize}, ${w.maxNewTokens} new tokens/episode, ${w.steps} timed steps after warm-up`;
+  return `${w.preset}, routing tasks, ${w.tasksPerStep} tasks × G=${w.groupSize}, ${w.maxNewTokens} new tokens/episode, prompt shared per group, ${w.steps} timed steps after warm-up`;
 }
 
 /** What a measured row left for the derived rows: its rate, or why it has none. */

@@ -1,7 +1,9 @@
 // GRPO throughput for the bench table (`grpo throughput sync`, `… async k=1`, `… async k=2`):
-// trained tokens (every token run through forward + backward) per wall second, over `steps` GRPO
-// steps after one warm-up step, on the routing task set with a fresh model (which samples every
-// turn to maxNewTokens: a fixed, worst-case length workload).
+// trained tokens (Σ length of the trained episodes, 'train/episode_tokens') per wall second, over
+// `steps` GRPO steps after one warm-up step, on the routing task set with a fresh model (which
+// samples every turn to maxNewTokens: a fixed, worst-case length workload). The trainer holds each
+// group's prompt once per row, as the routing recipe does (sharePrefix), so a step's rollout and
+// training take similar time; the unit counts episode tokens either way, so rows stay comparable.
 // sync = runSyncRl (one weight copy, rollout then train); async = the coordinator with staleness k,
 // one rollout actor, through `pool` (default in-process on `rt`: on one device only host work —
 // sampling, environments, packing, the loss — can overlap the GPU; a worker pool gives each side
@@ -88,7 +90,11 @@ export async function benchGrpoThroughput(rt: GpuRuntime, opts: GrpoBenchOptions
   const steps = opts.steps ?? 3;
   const maxNew = opts.maxNewTokens ?? 32;
   const maxTotal = 216 + maxNew + 2; // routing prompts are ≤ 214 byte tokens with compact tools
-  const trainer: GrpoTrainerConfig = { ...DEFAULT_GRPO_TRAINER, grpo: grpoConfig('default', { groupSize: G }), microBatchRows: 4, seqLen: maxTotal, pack: false, entropyMetric: false };
+  // a row holds a group: the prompt once, then G branches of ≤ maxNew + 1 tokens
+  const rowLength = maxTotal + (G - 1) * (maxNew + 1);
+  const trainer: GrpoTrainerConfig = {
+    ...DEFAULT_GRPO_TRAINER, grpo: grpoConfig('default', { groupSize: G }), microBatchRows: 2, seqLen: rowLength, pack: false, sharePrefix: true, entropyMetric: false,
+  };
   const cfg: RlLoopConfig = {
     steps: steps + 1, tasksPerStep: opts.tasksPerStep ?? 2, seed: 1, warmupSteps: 0, minLrRatio: 1,
     rollout: { ...DEFAULT_ROLLOUT, groupSize: G, maxTurns: 1, maxNewTokensPerTurn: maxNew, maxTotalTokens: maxTotal },
@@ -125,7 +131,7 @@ export async function benchGrpoThroughput(rt: GpuRuntime, opts: GrpoBenchOptions
   const sum = (key: string) => measured.reduce((a, r) => a + (r.metrics[key] ?? 0), 0);
   return {
     mode: opts.mode, k, steps, seconds,
-    tokensPerSecond: sum('train/processed_tokens') / seconds,
+    tokensPerSecond: sum('train/episode_tokens') / seconds,
     generatedPerSecond: sum('rollout/generated_tokens') / seconds,
     rolloutSecondsPerStep: sum('time/rollout_s') / measured.length,
     trainSecondsPerStep: sum('time/train_s') / measured.length,

@@ -46,7 +46,7 @@ export function fakePool(opts: { rolloutMs: number; trainMs: number; rollout: Ro
         const slot = (trajs[0] as { slot?: number } | undefined)?.slot ?? -1;
         timeline.push({ kind: 'train', actor: -1, start, end: now(), version, slot });
         version++;
-        return { skipped: false, metrics: {}, trainedTokens: generatedTokens(trajs), processedTokens: trajs.reduce((a, t) => a + t.ids.length, 0), rewards: trajs.map((t) => t.reward.total), keptGroups: trajs.filter((t) => t.sample === 0).map(() => true), version, seconds: opts.trainMs / 1000 };
+        return { skipped: false, metrics: {}, trainedTokens: generatedTokens(trajs), processedTokens: trajs.reduce((a, t) => a + t.ids.length, 0), episodeTokens: trajs.reduce((a, t) => a + t.ids.length, 0), rewards: trajs.map((t) => t.reward.total), keptGroups: trajs.filter((t) => t.sample === 0).map(() => true), version, seconds: opts.trainMs / 1000 };
       },
       snapshot: async () => packWeights(new Map([['w', Float32Array.of(version)]]), version),
       terminate: async () => {},
