@@ -3,7 +3,9 @@
 // `tasksPerStep` groups with signal or `maxRounds` rollout rounds were made. The trainer gets the
 // first `tasksPerStep` groups with signal (DAPO fills its train batch the same way and discards the
 // surplus); metrics describe every group drawn, so success rates stay those of the policy, not of
-// the filtered batch.
+// the filtered batch. A refill round is sized to what is missing: missing groups ÷ the share of
+// groups with signal so far this step (at most tasksPerStep), so one missing group late in a run
+// costs a few tasks, not a whole batch.
 import { type GrpoConfig, groupsToKeep, keepGroups, trainingRewards } from './grpo';
 import type { Trajectory } from './trajectory';
 
@@ -33,8 +35,14 @@ export interface SampledStep {
   rounds: number;
 }
 
-/** Rolls out round 0, 1, … through `roll` until enough groups have signal (see the header). */
-export async function sampleWithSignal(roll: (round: number) => Promise<Trajectory[]>, opts: DynamicSamplingOptions): Promise<SampledStep> {
+/** Tasks to draw in the next refill round: missing groups ÷ the share of drawn groups with signal, within [1, tasksPerStep]. */
+export function refillSize(missing: number, drawnGroups: number, keptGroups: number, tasksPerStep: number): number {
+  if (keptGroups === 0) return tasksPerStep;
+  return Math.max(1, Math.min(tasksPerStep, Math.ceil((missing * drawnGroups) / keptGroups)));
+}
+
+/** Rolls out round 0, 1, … of `tasks` tasks each through `roll` until enough groups have signal (see the header). */
+export async function sampleWithSignal(roll: (round: number, tasks: number) => Promise<Trajectory[]>, opts: DynamicSamplingOptions): Promise<SampledStep> {
   if (!(Number.isInteger(opts.maxRounds) && opts.maxRounds >= 1)) throw new Error(`dynamic sampling: maxRounds = ${opts.maxRounds}, needs an integer ≥ 1`);
   const G = opts.groupSize;
   const drawn: Trajectory[] = [];
@@ -43,13 +51,15 @@ export async function sampleWithSignal(roll: (round: number) => Promise<Trajecto
   const withSignal: Trajectory[] = [];
   let rounds = 0;
   while (rounds < opts.maxRounds && withSignal.length < opts.tasksPerStep * G) {
-    const batch = await roll(rounds++);
+    const kept = drawnKept.filter(Boolean).length;
+    const tasks = rounds === 0 ? opts.tasksPerStep : refillSize(opts.tasksPerStep - withSignal.length / G, drawnKept.length, kept, opts.tasksPerStep);
+    const batch = await roll(rounds++, tasks);
     const rewards = trainingRewards(batch, opts.grpo);
-    const kept = groupsToKeep(rewards, G);
+    const signal = groupsToKeep(rewards, G);
     drawn.push(...batch);
     drawnRewards.push(...rewards);
-    drawnKept.push(...kept);
-    withSignal.push(...keepGroups(batch, kept, G));
+    drawnKept.push(...signal);
+    withSignal.push(...keepGroups(batch, signal, G));
   }
   const train = withSignal.length > 0 ? withSignal.slice(0, opts.tasksPerStep * G) : drawn.slice(0, opts.tasksPerStep * G);
   return { drawn, drawnRewards, drawnKept, train, rounds };

@@ -33,7 +33,8 @@ export interface RlLoopConfig {
   /**
    * With the trainer's dynamicSampling: rollout rounds per step at most, to fill the step with
    * tasksPerStep groups that carry signal (dynamicSampling.ts; default 1 = drop without refilling).
-   * Refill tasks come from their own deterministic stream. The async coordinator does not refill.
+   * Refill rounds are sized to the missing groups; their tasks come from their own deterministic
+   * stream. The async coordinator does not refill.
    */
   maxSamplingRounds?: number;
 }
@@ -62,14 +63,14 @@ export async function runSyncRl<T extends TaskBase>(
   const generator = modelTurnGenerator(rt, w, { temperature: cfg.rollout.temperature, topK: cfg.rollout.topK, topP: cfg.rollout.topP });
   const history: RlStepRecord[] = [];
   let version = 0;
-  let refills = 0; // refill task batches drawn so far (their own stream, so round 0 matches a run without refills)
+  let refilled = 0; // refill tasks drawn so far (their own stream, so round 0 matches a run without refills)
   const { grpo } = cfg.trainer;
   const maxRounds = grpo.dynamicSampling ? (cfg.maxSamplingRounds ?? 1) : 1;
   try {
     for (let step = 0; step < cfg.steps; step++) {
       const t0 = performance.now();
-      const roll = (round: number) => rolloutBatch({
-        family, tasks: round === 0 ? tasksForStep(family, cfg.seed, step, cfg.tasksPerStep) : tasksForStep(family, mixSeeds(cfg.seed, 0x2ef1), refills++, cfg.tasksPerStep),
+      const roll = (round: number, n: number) => rolloutBatch({
+        family, tasks: round === 0 ? tasksForStep(family, cfg.seed, step, cfg.tasksPerStep) : Array.from({ length: n }, () => family.generateTask(mixSeeds(cfg.seed, 0x2ef1), refilled++, 'train')),
         tokenizer, generator, config: cfg.rollout, seed: mixSeeds(cfg.seed, step, 0x5201 + round), policyVersion: version, render, limits: cfg.limits, weights: cfg.weights,
       });
       const sampled = await sampleWithSignal(roll, { groupSize: grpo.groupSize, tasksPerStep: cfg.tasksPerStep, maxRounds, grpo });
