@@ -25,7 +25,8 @@ describe('demo pipeline (llvmpipe)', () => {
     for (const g of grpo) {
       expect(g.successRate).toBeGreaterThanOrEqual(0);
       expect(Object.keys(g.components)).toEqual(expect.arrayContaining(['format', 'function_choice']));
-      expect([2, 4, 6]).toContain(g.groups); // 2 tasks per step, up to 3 dynamic-sampling rounds
+      // 2 tasks per step, then up to 2 refill rounds of 1–2 tasks (sized to the groups missing)
+      expect(Number.isInteger(g.groups) && g.groups >= 2 && g.groups <= 6).toBe(true);
       expect(g.groupsDropped).toBeLessThanOrEqual(g.groups);
     }
     const evals = events.flatMap((e) => (e.kind === 'eval' ? [e] : []));
