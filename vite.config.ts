@@ -1,6 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { defineConfig } from 'vitest/config';
 
 /** Every src/app/*.html is a page of the build (index, bench, …). */
@@ -16,6 +17,15 @@ const crossOriginIsolation = {
 };
 
 const here = dirname(fileURLToPath(import.meta.url));
+
+/** The learning tests (*Learning.test.ts, minutes each) start first, so the rest of the suite runs beside them. */
+class LearningFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const learning = (f: TestSpecification) => /Learning\.test\.ts$/.test(f.moduleId);
+    return [...sorted.filter(learning), ...sorted.filter((f) => !learning(f))];
+  }
+}
 
 // Pages live in src/app (the design fixes the top level); each page is an entry of the build.
 export default defineConfig({
@@ -40,6 +50,7 @@ export default defineConfig({
     fileParallelism: true,
     maxWorkers: 2,
     testTimeout: 120_000,
+    sequence: { sequencer: LearningFirst },
     hookTimeout: 120_000,
     env: { VK_ICD_FILENAMES: '/usr/lib/chromium/vk_swiftshader_icd.json' },
   },
