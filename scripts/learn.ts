@@ -28,6 +28,7 @@ async function main(): Promise<number> {
     seed: args.seed, sftSteps: args.loadSft ? 0 : args.sftSteps, rlSteps: args.steps, tasksPerStep: args.tasksPerStep, groupSize: args.group, lr: args.lr, klCoef: args.kl, evalN: args.evalN,
   });
   recipe.eval.before = !args.skipBefore && !args.loadSft;
+  if (args.minLrRatio !== undefined) recipe.rl.minLrRatio = args.minLrRatio;
   recipe.asyncStaleness = args.asyncK;
   let initial: Map<string, Float32Array> | undefined;
   if (args.loadSft) {

@@ -3,8 +3,8 @@ import { parseLearnArgs } from './learnArgs';
 
 describe('parseLearnArgs', () => {
   it('reads the documented flags', () => {
-    const a = parseLearnArgs(['--family', 'function-calling', '--preset', 'tiny', '--steps', '12', '--out=m.jsonl', '--lr', '3e-3', '--group', '8', '--kl', '0.02', '--skip-before']);
-    expect(a).toMatchObject({ family: 'function-calling', preset: 'tiny', steps: 12, out: 'm.jsonl', lr: 3e-3, group: 8, kl: 0.02, skipBefore: true, seed: 1 });
+    const a = parseLearnArgs(['--family', 'function-calling', '--preset', 'tiny', '--steps', '12', '--out=m.jsonl', '--lr', '3e-3', '--group', '8', '--kl', '0.02', '--min-lr-ratio', '0.1', '--skip-before']);
+    expect(a).toMatchObject({ family: 'function-calling', preset: 'tiny', steps: 12, out: 'm.jsonl', lr: 3e-3, group: 8, kl: 0.02, minLrRatio: 0.1, skipBefore: true, seed: 1 });
   });
 
   it('rejects what it cannot run, saying why', () => {
@@ -15,6 +15,7 @@ describe('parseLearnArgs', () => {
     expect(() => parseLearnArgs(['--family', 'function-calling', '--group', '1'])).toThrow(/integer ≥ 2/);
     expect(() => parseLearnArgs(['--family', 'function-calling', '--out'])).toThrow(/--out needs a value/);
     expect(() => parseLearnArgs(['--family', 'function-calling', '--kl', '-0.1'])).toThrow(/--kl needs a number ≥ 0/);
+    expect(() => parseLearnArgs(['--family', 'function-calling', '--min-lr-ratio', '2'])).toThrow(/in \[0, 1\]/);
     expect(() => parseLearnArgs(['--family', 'function-calling', '--bogus'])).toThrow(/unknown option/);
   });
 

@@ -16,6 +16,8 @@ export interface LearnArgs {
   lr?: number;
   /** β of the KL term to the frozen reference (the SFT model); 0 (default) skips the reference forward. */
   kl?: number;
+  /** GRPO lr at the last step as a fraction of the peak (cosine decay); default the recipe's 1 (constant). */
+  minLrRatio?: number;
   /** Held-out tasks per evaluation. */
   evalN?: number;
   seed: number;
@@ -41,6 +43,7 @@ export const LEARN_USAGE = `usage: npm run learn -- --family function-calling [o
   --group G            samples per task
   --lr X               GRPO learning rate
   --kl B               KL coefficient β to the frozen SFT model (default 0: no reference copy)
+  --min-lr-ratio R     cosine-decay the GRPO lr to R × lr by the last step (default 1: constant)
   --eval-n N           held-out tasks per evaluation
   --seed S             run seed (default 1)
   --out FILE           write SFT and GRPO step metrics as JSONL
@@ -91,6 +94,13 @@ export function parseLearnArgs(argv: readonly string[]): LearnArgs {
         const x = Number(v);
         if (!(x >= 0) || !Number.isFinite(x)) throw new Error(`--kl needs a number ≥ 0, got '${v}'`);
         args.kl = x;
+        break;
+      }
+      case '--min-lr-ratio': {
+        const v = value();
+        const x = Number(v);
+        if (!(x >= 0 && x <= 1)) throw new Error(`--min-lr-ratio needs a number in [0, 1], got '${v}'`);
+        args.minLrRatio = x;
         break;
       }
       case '--out': args.out = value(); break;
