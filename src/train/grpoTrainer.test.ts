@@ -12,7 +12,7 @@ import { GpuWeights, initialWeights } from '../model/weights';
 import { ByteTokenizer } from '../tokenizer';
 import { relativeError } from '../reference/ops/finiteDiff';
 import { grpoConfig } from './grpo';
-import { DEFAULT_GRPO_TRAINER, GrpoTrainer, type GrpoTrainerConfig } from './grpoTrainer';
+import { DEFAULT_GRPO_TRAINER, type GrpoStepResult, GrpoTrainer, type GrpoTrainerConfig } from './grpoTrainer';
 import { modelTurnGenerator } from './modelGenerator';
 import { DEFAULT_ROLLOUT, rolloutBatch } from './rollout';
 import type { Trajectory } from './trajectory';
@@ -43,6 +43,20 @@ async function sampled(w: GpuWeights, seed: number): Promise<Trajectory[]> {
 /** Rewards chosen by the test: sample 0 of each group wins. */
 function withRewards(trajs: Trajectory[], win: (t: Trajectory) => number): Trajectory[] {
   return trajs.map((t) => ({ ...t, reward: { components: {}, weights: {}, total: win(t) } }));
+}
+
+/** Two trainers' steps from the same weights `before`: metrics, gradients and the update agree (rel err ≤ 1e-4). */
+async function expectSameStep(r: GrpoStepResult, w: GpuWeights, want: GrpoStepResult, wWant: GpuWeights, before: Map<string, Float32Array>): Promise<void> {
+  for (const [k, v] of Object.entries(want.metrics)) {
+    expect(Math.abs(r.metrics[k] - v), k).toBeLessThanOrEqual(1e-4 * Math.abs(v) + 1e-7);
+  }
+  const [g, gWant] = [await w.downloadGrads(), await wWant.downloadGrads()];
+  const [a, aWant] = [await w.download(), await wWant.download()];
+  for (const [name, gw] of gWant) {
+    expect(relativeError(g.get(name)!, gw), name).toBeLessThanOrEqual(1e-4);
+    const delta = (x: Map<string, Float32Array>) => x.get(name)!.map((v, i) => v - before.get(name)![i]);
+    expect(relativeError(delta(a), delta(aWant)), name).toBeLessThanOrEqual(1e-4);
+  }
 }
 
 describe('GrpoTrainer (llvmpipe)', () => {
@@ -156,16 +170,7 @@ describe('GrpoTrainer (llvmpipe)', () => {
     expect(rHost.skipped).toBe(false);
     if (withKl) expect(rHost.metrics.kl).toBeGreaterThan(1e-4);
     expect(Object.keys(rGpu.metrics).sort()).toEqual(Object.keys(rHost.metrics).sort());
-    for (const [k, v] of Object.entries(rHost.metrics)) {
-      expect(Math.abs(rGpu.metrics[k] - v), k).toBeLessThanOrEqual(1e-4 * Math.abs(v) + 1e-7);
-    }
-    const [gGpu, gHost] = [await wGpu.downloadGrads(), await wHost.downloadGrads()];
-    const [aGpu, aHost] = [await wGpu.download(), await wHost.download()];
-    for (const [name, g] of gHost) {
-      expect(relativeError(gGpu.get(name)!, g), name).toBeLessThanOrEqual(1e-4);
-      const delta = (w: Map<string, Float32Array>) => w.get(name)!.map((x, i) => x - before.get(name)![i]);
-      expect(relativeError(delta(aGpu), delta(aHost)), name).toBeLessThanOrEqual(1e-4);
-    }
+    await expectSameStep(rGpu, wGpu, rHost, wHost, before);
     tGpu.destroy();
     tHost.destroy();
     wGpu.destroy();
@@ -188,20 +193,11 @@ describe('GrpoTrainer (llvmpipe)', () => {
     const before = await wFull.download();
     const [rFull, rShared] = [await tFull.step(trajs), await tShared.step(trajs)];
     expect(rShared.skipped).toBe(false);
-    for (const [k, v] of Object.entries(rFull.metrics)) {
-      expect(Math.abs(rShared.metrics[k] - v), k).toBeLessThanOrEqual(1e-4 * Math.abs(v) + 1e-7);
-    }
+    await expectSameStep(rShared, wShared, rFull, wFull, before);
     // the prompt (~200 tokens) once per group instead of G times
     expect(rShared.processedTokens).toBeLessThan(0.5 * rFull.processedTokens);
     expect(rShared.trainedTokens).toBe(rFull.trainedTokens);
     expect(rShared.episodeTokens).toBe(rFull.processedTokens); // the layout-independent count
-    const [gFull, gShared] = [await wFull.downloadGrads(), await wShared.downloadGrads()];
-    const [aFull, aShared] = [await wFull.download(), await wShared.download()];
-    for (const [name, g] of gFull) {
-      expect(relativeError(gShared.get(name)!, g), name).toBeLessThanOrEqual(1e-4);
-      const delta = (w: Map<string, Float32Array>) => w.get(name)!.map((x, i) => x - before.get(name)![i]);
-      expect(relativeError(delta(aShared), delta(aFull)), name).toBeLessThanOrEqual(1e-4);
-    }
     console.log(`[sharePrefix] processed tokens ${rShared.processedTokens} vs ${rFull.processedTokens} in full rows`);
     tFull.destroy();
     tShared.destroy();
