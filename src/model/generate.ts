@@ -80,16 +80,16 @@ export async function generate(rt: GpuRuntime, w: GpuWeights, prompts: number[][
 async function prefill(rt: GpuRuntime, w: GpuWeights, dec: Decoder, prompts: number[][], maxLen: number, share: boolean): Promise<Float32Array> {
   const B = prompts.length;
   const key = prompts.map((p) => p.join(','));
-  const firstRow = new Map<string, number>();
-  key.forEach((k) => firstRow.has(k) || firstRow.set(k, firstRow.size));
-  const distinct = [...firstRow.keys()].map((k) => prompts[key.indexOf(k)]);
+  const distinctIndex = new Map<string, number>();
+  key.forEach((k) => distinctIndex.has(k) || distinctIndex.set(k, distinctIndex.size));
+  const distinct = [...distinctIndex.keys()].map((k) => prompts[key.indexOf(k)]);
   const run = async (d: Decoder, rows: number[][]) => {
     const padded = new Int32Array(rows.length * maxLen);
     rows.forEach((p, b) => padded.set(p, b * maxLen));
     return d.forward(padded, new Int32Array(rows.length), Int32Array.from(rows, (p) => p.length - 1));
   };
   if (!share || distinct.length === B) return run(dec, prompts);
-  const rowOf = Int32Array.from(key, (k) => firstRow.get(k)!);
+  const rowOf = Int32Array.from(key, (k) => distinctIndex.get(k)!);
   const pre = new Decoder(rt, w, distinct.length, dec.Tmax);
   try {
     const once = await run(pre, distinct); // (distinct, V)
