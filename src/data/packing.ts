@@ -54,16 +54,19 @@ export function checkDoc(doc: EncodedDoc, index: number, opts: PackOptions): Enc
   return doc;
 }
 
-function emptyRow(T: number, padId: number): PackedRow & { used: number; docs: number } {
+/** A row of padding only: pad inputs and targets, no loss, segment −1 (fill it, or pad a batch with it). */
+export function paddingRow(T: number, padId: number): PackedRow {
   return {
     inputIds: new Int32Array(T).fill(padId),
     targets: new Int32Array(T).fill(padId),
     mask: new Float32Array(T),
     segments: new Int32Array(T).fill(-1),
     positions: new Int32Array(T),
-    used: 0,
-    docs: 0,
   };
+}
+
+function emptyRow(T: number, padId: number): PackedRow & { used: number; docs: number } {
+  return { ...paddingRow(T, padId), used: 0, docs: 0 };
 }
 
 /** Where a document landed: row index and first position; its token i sits at start + i. */

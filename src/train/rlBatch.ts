@@ -5,7 +5,7 @@
 // Each trajectory lands in exactly one row, so it is never split across micro-batches (the loss's
 // batchTotals rely on that). With sharePrefix, a group's samples hold their common prompt once per
 // row (sharedPrefixRows.ts); a sample's own tokens keep the same start + i addressing.
-import { type EncodedDoc, type PackedRow, packDocumentsWithPlacement, type Placement, stackRows } from '../data/packing';
+import { type EncodedDoc, type PackedRow, packDocumentsWithPlacement, paddingRow, type Placement, stackRows } from '../data/packing';
 import type { BatchTotals } from './grpo';
 import { packSharedPrefixRows } from './sharedPrefixRows';
 import type { Trajectory } from './trajectory';
@@ -64,13 +64,6 @@ export interface RlBatchOptions {
    * (default false). The rows can then be longer than the model's positions: positions stay per trajectory.
    */
   sharePrefix?: { groupSize: number };
-}
-
-function paddingRow(T: number, padId: number): PackedRow {
-  return {
-    inputIds: new Int32Array(T).fill(padId), targets: new Int32Array(T).fill(padId), mask: new Float32Array(T),
-    segments: new Int32Array(T).fill(-1), positions: new Int32Array(T),
-  };
 }
 
 export function buildRlBatch(trajs: readonly Trajectory[], opts: RlBatchOptions): RlBatch {

@@ -11,7 +11,7 @@
 // shared position scores a target that all samples agree on and that no loss reads (the last prompt
 // token is repeated at the head of each branch and scores the branch's first response token).
 // A group too long for one row is split into several blocks, each with its own copy of the prompt.
-import type { EncodedDoc, PackedRow } from '../data/packing';
+import { type EncodedDoc, type PackedRow, paddingRow } from '../data/packing';
 import { branchSegment, MAX_BRANCHES } from '../data/segments';
 
 /** Where one document went: its token i (i ≥ shared) sits at position start + i of the row. */
@@ -84,7 +84,7 @@ export function packSharedPrefixRows(docs: readonly EncodedDoc[], groupOf: reado
   const placements: SharedPlacement[] = new Array(docs.length);
   for (const block of blocks) {
     let row = opts.pack === false ? undefined : rows.find((r) => T - r.used >= block.length);
-    if (!row) rows.push((row = emptyRow(T, opts.padId)));
+    if (!row) rows.push((row = { ...paddingRow(T, opts.padId), used: 0, ids: 0 }));
     const r = rows.indexOf(row);
     const id = row.ids++; // plain segment id of the prefix (or of the whole document)
     const S = block.shared;
@@ -99,13 +99,6 @@ export function packSharedPrefixRows(docs: readonly EncodedDoc[], groupOf: reado
     row.used = at;
   }
   return { rows: rows.map(({ used: _u, ids: _i, ...rest }) => rest), placements };
-}
-
-function emptyRow(T: number, padId: number): PackedRow & { used: number; ids: number } {
-  return {
-    inputIds: new Int32Array(T).fill(padId), targets: new Int32Array(T).fill(padId), mask: new Float32Array(T),
-    segments: new Int32Array(T).fill(-1), positions: new Int32Array(T), used: 0, ids: 0,
-  };
 }
 
 /** Tokens [from, to) of doc at row positions at, at+1, …, each scoring the document's next token (the last token scores nothing). */
