@@ -40,6 +40,19 @@ export interface Reward {
   components: Record<string, number>;
   weights: Record<string, number>;
   total: number;
+  /**
+   * Where a component's value was fixed, for components the environment can place: the assistant
+   * turn (0-based) and the character offset in that turn's text after which nothing the agent
+   * writes can change it. Component credit (GRPO) leaves a component out of the advantage of the
+   * tokens after its point. An environment that cannot place a component leaves it out.
+   */
+  decidedAt?: Record<string, ComponentDecision>;
+}
+
+/** A reward component's decision point: assistant turn `turn` (0-based), text characters [0, char) of it. */
+export interface ComponentDecision {
+  turn: number;
+  char: number;
 }
 
 export interface ResetResult {

@@ -45,9 +45,9 @@ function withRewards(trajs: Trajectory[], win: (t: Trajectory) => number): Traje
   return trajs.map((t) => ({ ...t, reward: { components: {}, weights: {}, total: win(t) } }));
 }
 
-/** Two trainers' steps from the same weights `before`: metrics, gradients and the update agree (rel err ≤ 1e-4). */
-async function expectSameStep(r: GrpoStepResult, w: GpuWeights, want: GrpoStepResult, wWant: GpuWeights, before: Map<string, Float32Array>): Promise<void> {
-  for (const [k, v] of Object.entries(want.metrics)) {
+/** Two trainers' steps from the same weights `before`: metrics (unless opts.metrics is false), gradients and the update agree (rel err ≤ 1e-4). */
+async function expectSameStep(r: GrpoStepResult, w: GpuWeights, want: GrpoStepResult, wWant: GpuWeights, before: Map<string, Float32Array>, opts = { metrics: true }): Promise<void> {
+  if (opts.metrics) for (const [k, v] of Object.entries(want.metrics)) {
     expect(Math.abs(r.metrics[k] - v), k).toBeLessThanOrEqual(1e-4 * Math.abs(v) + 1e-7);
   }
   const [g, gWant] = [await w.downloadGrads(), await wWant.downloadGrads()];
@@ -203,6 +203,37 @@ describe('GrpoTrainer (llvmpipe)', () => {
     tShared.destroy();
     wFull.destroy();
     wShared.destroy();
+  });
+
+  it('component credit: a component decided mid-response gives the step of masking the tokens after it (Dr. GRPO normalisation)', async () => {
+    // the reward is one component, decided at the 4th policy token: later tokens' advantage is exactly 0,
+    // so with a constant normaliser their absence changes nothing — an off-by-one in the token index does
+    const init = initialWeights(MICRO, 11);
+    const [wCredit, wMasked] = [new GpuWeights(rt, MICRO, init), new GpuWeights(rt, MICRO, init)];
+    const trajs = (await sampled(wCredit, 8)).map((t) => {
+      const win = t.sample === 0 ? 1 : 0;
+      return { ...t, reward: { components: { choice: win }, weights: { choice: 1 }, total: win }, decidedAt: { choice: t.lossMask.indexOf(1) + 3 } };
+    });
+    const masked = trajs.map((t) => {
+      const cut = (i: number) => i > t.decidedAt.choice;
+      const lossMask = t.lossMask.map((m, i) => (cut(i) ? 0 : m));
+      return {
+        ...t, lossMask, decidedAt: undefined, behaviourLogprobs: t.behaviourLogprobs.map((x, i) => (cut(i) ? 0 : x)),
+        turnIndex: t.turnIndex.map((x, i) => (cut(i) ? -1 : x)), responseTokens: lossMask.reduce((a, m) => a + m, 0),
+      };
+    });
+    const grpo = (componentCredit: boolean) => grpoConfig('default', { groupSize: 2, lossAggregation: 'seq-mean-token-sum-norm', lossNormLength: 64, componentCredit });
+    const [tCredit, tMasked] = [new GrpoTrainer(rt, wCredit, trainerCfg({ grpo: grpo(true), eps: 1e-3 })), new GrpoTrainer(rt, wMasked, trainerCfg({ grpo: grpo(false), eps: 1e-3 }))];
+    const before = await wCredit.download();
+    const [rCredit, rMasked] = [await tCredit.step(trajs), await tMasked.step(masked)];
+    expect(rCredit.skipped).toBe(false);
+    expect(rCredit.trainedTokens).toBeGreaterThan(rMasked.trainedTokens); // the later tokens are in the loss, with advantage 0
+    expect(rCredit.metrics.loss).toBeCloseTo(rMasked.metrics.loss, 6);
+    await expectSameStep(rCredit, wCredit, rMasked, wMasked, before, { metrics: false });
+    tCredit.destroy();
+    tMasked.destroy();
+    wCredit.destroy();
+    wMasked.destroy();
   });
 
   it('rows longer than the model\'s positions only with sharePrefix (positions restart per sample)', () => {

@@ -21,7 +21,7 @@ import { entropyForward } from '../ops/crossEntropy';
 import { GRPO_STATS, type GrpoStatSums, grpoLossForward, packGrpoTokens, sumGrpoStats } from '../ops/grpoLoss';
 import {
   type BatchTotals, entropyGradWeights, type GrpoConfig, type GrpoMetrics, groupAdvantages, grpoLoss, keepGroups, selectTokens,
-  tokenAdvantagesFromTurns, type TokenSelection, trainingRewards, turnAdvantages, turnRewardsFromRunningTotals, validateGrpoConfig,
+  componentCreditSteps, tokenAdvantagesFromSteps, tokenAdvantagesFromTurns, type TokenSelection, trainingRewards, turnAdvantages, turnRewardsFromRunningTotals, validateGrpoConfig,
 } from './grpo';
 import { AdamWState } from './optimizerState';
 import { buildRlBatch, type RlBatch } from './rlBatch';
@@ -77,7 +77,7 @@ interface MicroBatchLoss {
   mask: Float32Array; // (N)
   seqIndex: Int32Array; // (N)
   advantages: number[]; // (S)
-  tokenAdvantages?: Float64Array; // (N) per-turn credit
+  tokenAdvantages?: Float64Array; // (N) per-turn or component credit
   truncated: boolean[]; // (S)
   batchTotals: BatchTotals;
 }
@@ -185,6 +185,7 @@ export class GrpoTrainer {
       });
       perTurn = turnAdvantages(advantages, turnRewards, G, grpo);
     }
+    const creditSteps = grpo.componentCredit ? componentCreditSteps(used, G, grpo) : null;
     const batch = buildRlBatch(used, {
       rows: this.cfg.microBatchRows, seqLen: this.cfg.seqLen, padId: 0, maskTruncated: grpo.maskTruncated, pack: this.cfg.pack, sharePrefix: this.cfg.sharePrefix ? { groupSize: G } : undefined,
     });
@@ -195,7 +196,8 @@ export class GrpoTrainer {
       this.forward(mb.rows);
       const loss: MicroBatchLoss = {
         oldLogp: mb.oldLogp, mask: mb.mask, seqIndex: mb.seqIndex, advantages, truncated, batchTotals: batch.totals,
-        tokenAdvantages: perTurn ? tokenAdvantagesFromTurns(mb.seqIndex, mb.turnIndex, perTurn) : undefined,
+        tokenAdvantages: perTurn ? tokenAdvantagesFromTurns(mb.seqIndex, mb.turnIndex, perTurn)
+          : creditSteps ? tokenAdvantagesFromSteps(mb.seqIndex, mb.tokenIndex, advantages, creditSteps) : undefined,
       };
       const res = this.lossOn === 'gpu' ? await this.gpuLossBackward(loss) : await this.hostLossBackward(loss);
       if (res.skipped) return { ...base, skipped: true, reason: res.reason, metrics: { ...groupMetrics, ...res.metrics }, trainedTokens: 0, processedTokens: 0, episodeTokens: 0 };

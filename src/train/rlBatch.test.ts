@@ -33,6 +33,7 @@ describe('buildRlBatch', () => {
         expect(mb.mask[n]).toBe(t.lossMask[i]);
         expect(mb.oldLogp[n]).toBe(Math.fround(t.behaviourLogprobs[i]));
         expect(mb.turnIndex[n]).toBe(t.turnIndex[i]);
+        expect(mb.tokenIndex[n]).toBe(t.lossMask[i] ? i : -1);
         expect(mb.seqIndex[n]).toBe(s);
       }
       // The last token scores nothing (its target would be the next document).
@@ -60,6 +61,7 @@ describe('buildRlBatch', () => {
         expect(mb.rows.targets[n]).toBe(t.ids[i]);
         expect(mb.rows.positions[n]).toBe(i - 1);
         expect(mb.mask[n]).toBe(t.lossMask[i]);
+        expect(mb.tokenIndex[n]).toBe(t.lossMask[i] ? i : -1);
         expect(mb.seqIndex[n]).toBe(s);
       }
     });

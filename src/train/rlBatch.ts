@@ -22,6 +22,8 @@ export interface RlMicroBatch {
   seqIndex: Int32Array; // (N)
   /** Assistant turn of the target token; −1 where it is not a policy token. */
   turnIndex: Int32Array; // (N)
+  /** Index i of the target token in its trajectory's ids; −1 where it is not a policy token. */
+  tokenIndex: Int32Array; // (N)
 }
 
 /** Where one trajectory's tokens went. */
@@ -85,7 +87,7 @@ export function buildRlBatch(trajs: readonly Trajectory[], opts: RlBatchOptions)
     const chunk = packed.rows.slice(m * B, (m + 1) * B);
     while (chunk.length < B) chunk.push(paddingRow(T, opts.padId));
     const N = B * T;
-    micro.push({ rows: stackRows(chunk), oldLogp: new Float32Array(N), mask: new Float32Array(N), seqIndex: new Int32Array(N).fill(-1), turnIndex: new Int32Array(N).fill(-1) });
+    micro.push({ rows: stackRows(chunk), oldLogp: new Float32Array(N), mask: new Float32Array(N), seqIndex: new Int32Array(N).fill(-1), turnIndex: new Int32Array(N).fill(-1), tokenIndex: new Int32Array(N).fill(-1) });
   }
   const placements: (RlPlacement | null)[] = trajs.map(() => null);
   let tokens = 0;
@@ -105,6 +107,7 @@ export function buildRlBatch(trajs: readonly Trajectory[], opts: RlBatchOptions)
       mb.mask[n] = 1;
       mb.oldLogp[n] = t.behaviourLogprobs[i];
       mb.turnIndex[n] = t.turnIndex[i];
+      mb.tokenIndex[n] = i;
       own++;
     }
     if (opts.maskTruncated && t.truncated) return;

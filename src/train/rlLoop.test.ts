@@ -24,7 +24,9 @@ describe('runSyncRl (llvmpipe, one-layer model)', () => {
     const records = await runSyncRl(rt, w, fakeFamily(), new ByteTokenizer(), {
       steps: 2, tasksPerStep: 2, seed: 4, warmupSteps: 0, minLrRatio: 1, rollout,
       trainer: { ...DEFAULT_GRPO_TRAINER, grpo: grpoConfig('default', { groupSize: 2 }), microBatchRows: 4, seqLen: 240 },
-    }, (r) => seen.push(r.step));
+    }, (r) => {
+      seen.push(r.step);
+    });
     w.destroy();
     expect(seen).toEqual([1, 2]);
     for (const r of records) {

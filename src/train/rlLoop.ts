@@ -56,7 +56,7 @@ export function checkGroupSizes(cfg: Pick<RlLoopConfig, 'rollout' | 'trainer'>):
 /** Runs `cfg.steps` synchronous GRPO steps on `w`; metrics stream through onStep and are returned. */
 export async function runSyncRl<T extends TaskBase>(
   rt: GpuRuntime, w: GpuWeights, family: EnvFamily<T>, tokenizer: Tokenizer, cfg: RlLoopConfig,
-  onStep?: (r: RlStepRecord) => void, render?: PromptRenderer,
+  onStep?: (r: RlStepRecord) => void | Promise<void>, render?: PromptRenderer,
 ): Promise<RlStepRecord[]> {
   checkGroupSizes(cfg);
   const trainer = new GrpoTrainer(rt, w, cfg.trainer);
@@ -88,7 +88,7 @@ export async function runSyncRl<T extends TaskBase>(
         : buildStepRecord(step + 1, version, sampled.drawn, result, timing);
       version = record.version;
       history.push(record);
-      onStep?.(record);
+      await onStep?.(record); // a caller may evaluate between steps (held-out curves)
     }
   } finally {
     trainer.destroy();

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { EnvFamily } from '../envs/types';
 import { fakeFamily, type FakeTask } from '../eval/fakeFamily';
-import { ByteTokenizer, encodeConversation, withCompactTools } from '../tokenizer';
+import { routingFamily } from '../envs/functionCalling/family';
+import { ByteTokenizer, encodeConversation, formatToolCalls, withCompactTools } from '../tokenizer';
 import { DEFAULT_ROLLOUT, type RolloutConfig, rolloutBatch } from './rollout';
 import { fakeExpertReply, scriptedGenerator } from './testing/scriptedGenerator';
 import { checkTrajectory } from './trajectory';
@@ -97,5 +98,21 @@ describe('rolloutBatch (scripted generator, fake calculator family)', () => {
   it('rejects configs the model cannot hold', async () => {
     const gen = scriptedGenerator(tok, fakeExpertReply, 256);
     await expect(rolloutBatch({ family, tasks, tokenizer: tok, generator: gen, config: cfg({ maxTotalTokens: 512 }), seed: 1, policyVersion: 0 })).rejects.toThrow(/only 256 positions/);
+  });
+
+  it('maps the environment\'s decision points to the token that fixed each component (routing: the function name\'s closing quote)', async () => {
+    const routing = routingFamily.generateTask(3, 0, 'train');
+    const reply = (_: string, row: number) => (row === 0 ? 'Sure: ' : '') + formatToolCalls([{ name: 'define', arguments: { word: 'river' } }]);
+    const trajs = await rolloutBatch({ family: routingFamily, tasks: [routing], tokenizer: tok, generator: scriptedGenerator(tok, reply), config: cfg({ maxTurns: 1, maxNewTokensPerTurn: 96 }), seed: 1, policyVersion: 0 });
+    for (const t of trajs) {
+      checkTrajectory(t);
+      const at = t.decidedAt!.function_choice;
+      const firstPolicy = t.lossMask.indexOf(1);
+      expect(tok.decode(t.ids.slice(firstPolicy, at + 1)).endsWith('{"name": "define"')).toBe(true);
+      expect(t.lossMask[at + 1]).toBe(1); // the arguments follow, sampled by the policy
+    }
+    // fake family rewards carry no decision points: nothing recorded
+    const plain = await rolloutBatch({ family, tasks, tokenizer: tok, generator: scriptedGenerator(tok, fakeExpertReply), config: cfg(), seed: 1, policyVersion: 0 });
+    expect(plain.every((t) => t.decidedAt === undefined)).toBe(true);
   });
 });

@@ -11,6 +11,7 @@ import { assistantMessage, episodeSuccess } from '../eval/rollout';
 import { mixSeeds } from '../eval/seeds';
 import type { Generation } from '../model/generate';
 import { appendAssistantTurn, appendToolResults, encodePrompt, type ChatFormatOptions, type Tokenizer, type TokenSequence, withCompactTools } from '../tokenizer';
+import { decisionTokens, type SampledTurn } from './decisionTokens';
 import type { Trajectory, TrajectoryEnd } from './trajectory';
 
 export interface RolloutConfig {
@@ -79,6 +80,8 @@ interface Live {
   /** Reward the env last reported (null before the first step). */
   lastReward: Reward | null;
   open: boolean;
+  /** The assistant turns sampled so far (where each starts in ids, what the env read). */
+  sampled: SampledTurn[];
 }
 
 function zeroReward(weights: Record<string, number>): Reward {
@@ -132,6 +135,10 @@ export async function rolloutBatch<T extends TaskBase>(req: RolloutRequest<T>): 
     }
     await Promise.all(results.map(([e, g]) => takeTurn(e, g, turn, cfg, tok, fmt, weights)));
   }
+  for (const e of live) {
+    const decided = e.traj.reward.decidedAt;
+    if (decided && e.traj.end !== 'env-error') e.traj.decidedAt = decisionTokens(tok, decided, e.sampled);
+  }
   return live.map((e) => e.traj);
 }
 
@@ -142,7 +149,7 @@ function startEpisode<T extends TaskBase>(req: RolloutRequest<T>, task: T, group
     reward: zeroReward(weights), turnTotals: [], success: false, turns: 0, responseTokens: 0,
     truncated: false, end: 'done', policyVersion: req.policyVersion, messages: [],
   };
-  const e: Live = { traj, env: null, seq: { ids: [], assistantMask: [] }, lastReward: null, open: true };
+  const e: Live = { traj, env: null, seq: { ids: [], assistantMask: [] }, lastReward: null, open: true, sampled: [] };
   try {
     const env = req.family.createEnv({ ...req.limits, maxTurns: req.config.maxTurns }, req.weights);
     const opening = env.reset(task);
@@ -194,6 +201,7 @@ async function takeTurn(e: Live, g: Generation, turn: number, cfg: RolloutConfig
   if (g.finishReason === 'length') t.truncated = true; // cut by maxNewTokensPerTurn, even if the env then ends the episode
   const sampled = g.tokens[g.tokens.length - 1] === tok.imEndId ? g.tokens.slice(0, -1) : g.tokens;
   const text = tok.decode(sampled);
+  e.sampled.push({ start, tokens: sampled });
   t.messages.push(assistantMessage(text));
   let result: StepResult;
   try {

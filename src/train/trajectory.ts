@@ -53,6 +53,12 @@ export interface Trajectory {
   messages: ChatMessage[];
   /** What went wrong when end = 'env-error'. */
   error?: string;
+  /**
+   * Per reward component the environment could place (Reward.decidedAt), the index in `ids` of the
+   * policy token that fixed it: tokens after it cannot change that component, so GRPO's component
+   * credit leaves it out of their advantage. Absent components are credited to every token.
+   */
+  decidedAt?: Record<string, number>;
 }
 
 /** Checks the per-token arrays line up; throws naming the first inconsistency (tests, worker boundaries). */
@@ -69,4 +75,7 @@ export function checkTrajectory(t: Trajectory): void {
     if (!on && t.behaviourLogprobs[i] !== 0) throw new Error(`trajectory ${t.taskId}#${t.sample}: token ${i} is not a policy token but has a behaviour log-prob`);
   }
   if (policy !== t.responseTokens) throw new Error(`trajectory ${t.taskId}#${t.sample}: responseTokens ${t.responseTokens} but ${policy} tokens have lossMask 1`);
+  for (const [component, i] of Object.entries(t.decidedAt ?? {})) {
+    if (!Number.isInteger(i) || i < 0 || i >= L || t.lossMask[i] === 0) throw new Error(`trajectory ${t.taskId}#${t.sample}: decidedAt.${component} = ${i} is not a policy token of its ${L} tokens`);
+  }
 }

@@ -179,6 +179,23 @@ describe('FunctionCallingEnv episode', () => {
     expect(garbled.info.success).toBe(false);
   });
 
+  it('places function_choice at the end of the first calling turn\'s function names (component credit); nothing else', async () => {
+    const routed = generateRoutingTask(1, 0, 'train');
+    const call = formatToolCalls([{ name: 'price', arguments: { ticker: 'KO' } }]);
+    const r = await started(routed).step(call);
+    expect(r.reward.decidedAt).toEqual({ function_choice: { turn: 0, char: call.indexOf('"price"') + '"price"'.length } });
+    // multi-turn: prose before the call shifts the offset; later calling turns do not move it
+    const env = started();
+    const first = await env.step(`ok ${callText}`);
+    expect(first.reward.decidedAt).toEqual({ function_choice: { turn: 0, char: 3 + callText.indexOf(`"${expected.name}"`) + expected.name.length + 2 } });
+    expect((await env.step(formatToolCalls([{ name: 'other', arguments: {} }]))).reward.decidedAt).toEqual(first.reward.decidedAt);
+    expect((await env.step('Done.')).reward.decidedAt).toEqual(first.reward.decidedAt);
+    // not placeable: a malformed block in the calling turn, or an irrelevance task (no call is the right answer)
+    expect((await started(routed).step(`${call}<tool_call>{bad</tool_call>`)).reward.decidedAt).toBeUndefined();
+    const irrelevance = generateFunctionCallingTask(3, 1, 'train', { category: 'irrelevance' });
+    expect((await started(irrelevance).step(call)).reward.decidedAt).toBeUndefined();
+  });
+
   it('a routing (single-turn) reply without a call earns no format reward', async () => {
     const task = generateRoutingTask(2, 3, 'train');
     const r = await started(task).step('eeee');

@@ -7,6 +7,7 @@ import { parseToolCalls, type ParsedAssistantMessage, type ToolCall } from '../.
 import { DEFAULT_LIMITS, truncateOutput, weightedReward, type ChatMessage, type Environment, type EpisodeLimits, type Reward, type StepResult } from '../types';
 import { validateCall } from './argumentValidation';
 import { formatIssues } from './formatCheck';
+import { functionNamesDecidedAt } from './nameDecision';
 import { scoreCalls, type CallComponents } from './scoring';
 import { simulateCall } from './simulateCall';
 import type { FunctionCallingTask } from './types';
@@ -60,7 +61,8 @@ export class FunctionCallingEnv implements Environment<FunctionCallingTask> {
   private formatOk = true;
   private attemptedAnyCall = false;
   /** Calls of the first turn that attempted a call (null until then) and whether that turn parsed cleanly. */
-  private firstCalls: { calls: ToolCall[]; clean: boolean } | null = null;
+  /** The first calling turn's calls; `turn` (0-based) and `namesEnd` (its function names' decision point, null if not placeable) for component credit. */
+  private firstCalls: { calls: ToolCall[]; clean: boolean; turn: number; namesEnd: number | null } | null = null;
 
   constructor(limits: Partial<EpisodeLimits> = {}, weights: Partial<Record<string, number>> = {}) {
     this.limits = { ...DEFAULT_LIMITS, ...definedEntries(limits) };
@@ -109,7 +111,8 @@ export class FunctionCallingEnv implements Environment<FunctionCallingTask> {
     const max = this.limits.maxToolOutputChars;
     if (parsed.attemptedCall) {
       this.attemptedAnyCall = true;
-      this.firstCalls ??= { calls: parsed.calls, clean: parsed.errors.length === 0 };
+      const clean = parsed.errors.length === 0;
+      this.firstCalls ??= { calls: parsed.calls, clean, turn: this.turns - 1, namesEnd: clean ? functionNamesDecidedAt(text) : null };
       if (parsed.errors.length > 0) {
         const shown = parsed.errors.slice(0, MAX_ERRORS_SHOWN).map((e) => e.message);
         const more = parsed.errors.length - shown.length;
@@ -175,7 +178,11 @@ export class FunctionCallingEnv implements Environment<FunctionCallingTask> {
 
   private reward(): Reward {
     const calls = this.callVerdict().components;
-    return weightedReward({ format: this.formatOk ? 1 : 0, ...calls }, this.weights);
+    const reward = weightedReward({ format: this.formatOk ? 1 : 0, ...calls }, this.weights);
+    // function_choice judges only the first calling turn's names (irrelevance: the absence of any call, never fixed early)
+    const first = this.firstCalls;
+    if (this.task?.check !== 'irrelevance' && first !== null && first.namesEnd !== null) reward.decidedAt = { function_choice: { turn: first.turn, char: first.namesEnd } };
+    return reward;
   }
 }
 

@@ -67,7 +67,7 @@ class BatchQueue {
   }
 }
 
-export async function runAsyncRl(pool: ActorPool, cfg: AsyncRlConfig, onStep?: (r: RlStepRecord) => void): Promise<RlStepRecord[]> {
+export async function runAsyncRl(pool: ActorPool, cfg: AsyncRlConfig, onStep?: (r: RlStepRecord) => void | Promise<void>): Promise<RlStepRecord[]> {
   checkGroupSizes(cfg);
   if (!Number.isInteger(cfg.staleness) || cfg.staleness < 0) throw new Error(`async RL: staleness k = ${cfg.staleness} must be an integer ≥ 0`);
   if (!Number.isInteger(cfg.rolloutActors) || cfg.rolloutActors < 1) throw new Error(`async RL: rolloutActors = ${cfg.rolloutActors} must be an integer ≥ 1`);
@@ -162,7 +162,7 @@ export async function runAsyncRl(pool: ActorPool, cfg: AsyncRlConfig, onStep?: (
       stepsDone++;
       notify();
       history.push(record);
-      onStep?.(record);
+      await onStep?.(record); // rollout actors keep going meanwhile (within the staleness bound)
     }
   } finally {
     stopped = true;

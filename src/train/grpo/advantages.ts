@@ -38,7 +38,7 @@ export interface GroupAdvantages {
   stats: GroupStats;
 }
 
-function checkGrouping(n: number, G: number): number {
+export function checkGrouping(n: number, G: number): number {
   if (!Number.isInteger(G) || G < 1) throw new Error(`groupAdvantages: group size G = ${G} must be a positive integer`);
   if (n % G !== 0) throw new Error(`groupAdvantages: ${n} rewards are not a whole number of groups of G = ${G}; lay groups out contiguously`);
   return n / G;
@@ -60,7 +60,7 @@ function rangeOf(xs: readonly number[], from: number, to: number): number {
 }
 
 /** Mean and unbiased std of xs[from, to); std = 0 for fewer than two values. */
-function meanStd(xs: readonly number[], from: number, to: number): { mean: number; std: number } {
+export function meanStd(xs: readonly number[], from: number, to: number): { mean: number; std: number } {
   const n = to - from;
   let sum = 0;
   for (let i = from; i < to; i++) sum += xs[i];

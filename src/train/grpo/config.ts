@@ -65,6 +65,12 @@ export interface GrpoConfig {
   turnCreditCoef: number;
   /** γ: discount of later turns' rewards in the per-turn return-to-go (1 = undiscounted). */
   turnDiscount: number;
+  /**
+   * Component credit: a reward component the environment marks as decided at a token (Trajectory.decidedAt)
+   * is left out of the advantage of the tokens after it — reward-to-go inside a trajectory (advantages.ts).
+   * Tokens up to every decision point keep the trajectory advantage. Not combinable with per-turn credit.
+   */
+  componentCredit: boolean;
 }
 
 /** DeepSeekMath GRPO. */
@@ -85,6 +91,7 @@ const GRPO: GrpoConfig = {
   tisCap: 2,
   turnCreditCoef: 0,
   turnDiscount: 1,
+  componentCredit: false,
 };
 
 /** Named variants, TRL-style; `grpoConfig(variant, overrides)` builds a validated copy. */
@@ -138,6 +145,8 @@ export function validateGrpoConfig(cfg: GrpoConfig): void {
   need(finite(cfg.tisCap) && cfg.tisCap > 0, `tisCap = ${cfg.tisCap}: needs a finite value > 0`);
   need(finite(cfg.turnCreditCoef) && cfg.turnCreditCoef >= 0, `turnCreditCoef = ${cfg.turnCreditCoef}: needs a finite value ≥ 0`);
   need(finite(cfg.turnDiscount) && cfg.turnDiscount >= 0 && cfg.turnDiscount <= 1, `turnDiscount = ${cfg.turnDiscount}: needs 0 ≤ γ ≤ 1`);
+  need(typeof cfg.componentCredit === 'boolean', `componentCredit = ${cfg.componentCredit}: needs true or false`);
+  need(!(cfg.componentCredit && cfg.turnCreditCoef > 0), `componentCredit with turnCreditCoef = ${cfg.turnCreditCoef}: choose one credit scheme (set turnCreditCoef to 0 or componentCredit to false)`);
   const op = cfg.overlongPenalty;
   if (op !== null) {
     need(finite(op.maxLength) && op.maxLength > 0, `overlongPenalty.maxLength = ${op.maxLength}: needs a value > 0`);
