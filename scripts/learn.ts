@@ -25,9 +25,10 @@ async function main(): Promise<number> {
   const rt = new GpuRuntime(ctx);
   log(`adapter: ${describeContext(ctx)}`);
   const recipe = routingRecipe(PRESETS[args.preset], {
-    seed: args.seed, sftSteps: args.loadSft ? 0 : args.sftSteps, rlSteps: args.steps, tasksPerStep: args.tasksPerStep, groupSize: args.group, lr: args.lr, klCoef: args.kl, evalN: args.evalN,
+    seed: args.seed, sftSteps: args.loadSft ? 0 : args.sftSteps, rlSteps: args.steps, tasksPerStep: args.tasksPerStep, groupSize: args.group, lr: args.lr, klCoef: args.kl, componentCredit: !args.noComponentCredit, evalN: args.evalN,
   });
   recipe.eval.before = !args.skipBefore && !args.loadSft;
+  recipe.eval.every = args.evalEvery;
   if (args.minLrRatio !== undefined) recipe.rl.minLrRatio = args.minLrRatio;
   recipe.asyncStaleness = args.asyncK;
   let initial: Map<string, Float32Array> | undefined;
@@ -43,6 +44,7 @@ async function main(): Promise<number> {
     initial,
     onSft: (m) => write({ stage: 'sft', ...m }),
     onRlStep: (r) => write(toJsonlLine(r).replace(/^\{/, '{"stage":"grpo",')),
+    onCurve: (step, r) => write({ stage: 'heldout', step, success: r.successRate, reward: r.meanReward, components: r.components }),
   });
   if (args.save) {
     const params = await result.weights.download();

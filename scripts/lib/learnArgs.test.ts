@@ -3,8 +3,10 @@ import { parseLearnArgs } from './learnArgs';
 
 describe('parseLearnArgs', () => {
   it('reads the documented flags', () => {
-    const a = parseLearnArgs(['--family', 'function-calling', '--preset', 'tiny', '--steps', '12', '--out=m.jsonl', '--lr', '3e-3', '--group', '8', '--kl', '0.02', '--min-lr-ratio', '0.1', '--skip-before']);
-    expect(a).toMatchObject({ family: 'function-calling', preset: 'tiny', steps: 12, out: 'm.jsonl', lr: 3e-3, group: 8, kl: 0.02, minLrRatio: 0.1, skipBefore: true, seed: 1 });
+    const a = parseLearnArgs(['--family', 'function-calling', '--preset', 'tiny', '--steps', '12', '--out=m.jsonl', '--lr', '3e-3', '--group', '8', '--kl', '0.02', '--min-lr-ratio', '0.1', '--skip-before', '--eval-every', '10', '--no-component-credit']);
+    expect(a).toMatchObject({ family: 'function-calling', preset: 'tiny', steps: 12, out: 'm.jsonl', lr: 3e-3, group: 8, kl: 0.02, minLrRatio: 0.1, skipBefore: true, seed: 1, evalEvery: 10, noComponentCredit: true });
+    const plain = parseLearnArgs(['--family', 'function-calling']);
+    expect([plain.noComponentCredit, plain.evalEvery, plain.kl]).toEqual([false, undefined, undefined]); // the recipe's defaults apply
   });
 
   it('rejects what it cannot run, saying why', () => {

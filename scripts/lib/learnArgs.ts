@@ -14,8 +14,12 @@ export interface LearnArgs {
   group?: number;
   /** GRPO peak learning rate. */
   lr?: number;
-  /** β of the KL term to the frozen reference (the SFT model); 0 (default) skips the reference forward. */
+  /** β of the KL term to the frozen reference (the SFT model); default the recipe's 0.1; 0 skips the reference forward. */
   kl?: number;
+  /** Turn component credit off (plain trajectory-level credit). */
+  noComponentCredit: boolean;
+  /** Held-out evaluation every N GRPO steps (the held-out curve); 0 / absent: before and after only. */
+  evalEvery?: number;
   /** GRPO lr at the last step as a fraction of the peak (cosine decay); default the recipe's 1 (constant). */
   minLrRatio?: number;
   /** Held-out tasks per evaluation. */
@@ -42,7 +46,9 @@ export const LEARN_USAGE = `usage: npm run learn -- --family function-calling [o
   --tasks-per-step N   tasks (groups) per GRPO step
   --group G            samples per task
   --lr X               GRPO learning rate
-  --kl B               KL coefficient β to the frozen SFT model (default 0: no reference copy)
+  --kl B               KL coefficient β to the frozen SFT model (default 0.1; 0: no reference copy)
+  --no-component-credit  credit function_choice to the argument tokens too (plain GRPO credit)
+  --eval-every N       held-out evaluation every N GRPO steps too (logged, and in --out)
   --min-lr-ratio R     cosine-decay the GRPO lr to R × lr by the last step (default 1: constant)
   --eval-n N           held-out tasks per evaluation
   --seed S             run seed (default 1)
@@ -53,7 +59,7 @@ export const LEARN_USAGE = `usage: npm run learn -- --family function-calling [o
   --skip-before        do not evaluate the untrained model`;
 
 export function parseLearnArgs(argv: readonly string[]): LearnArgs {
-  const args: LearnArgs = { family: 'function-calling', preset: 'nano', seed: 1, skipBefore: false, help: false };
+  const args: LearnArgs = { family: 'function-calling', preset: 'nano', seed: 1, skipBefore: false, noComponentCredit: false, help: false };
   let family: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     const [flag, inline] = argv[i].includes('=') ? (argv[i].split(/=(.*)/s, 2) as [string, string]) : [argv[i], undefined];
@@ -81,6 +87,8 @@ export function parseLearnArgs(argv: readonly string[]): LearnArgs {
       case '--tasks-per-step': args.tasksPerStep = int(1); break;
       case '--group': args.group = int(2); break;
       case '--eval-n': args.evalN = int(1); break;
+      case '--eval-every': args.evalEvery = int(0); break;
+      case '--no-component-credit': args.noComponentCredit = true; break;
       case '--seed': args.seed = int(0); break;
       case '--lr': {
         const v = value();

@@ -1,27 +1,29 @@
-// Learning test (llvmpipe): a fresh nano model gets the recipe's format-only SFT (right format and
-// argument, RANDOM function: routing at chance), then synchronous GRPO on the routing task set
-// (four functions; the request decides which) must raise held-out greedy success well above chance
-// on tasks it never trained on. Seeded and deterministic on one adapter; the recipe is
-// routingRecipe's defaults (16 tasks × G 8, lr 1e-3, shared prompts, DAPO refill).
+// Learning test (llvmpipe), the issue's proof that GRPO learns: a fresh nano model gets the recipe's
+// format-only SFT (right format and argument, RANDOM function: routing at chance), then 100 steps of
+// synchronous GRPO on the routing task set (four functions; the request decides which) must raise
+// held-out greedy success from near chance to ≥ 80 % on tasks it never trained on, format intact.
+// Seeded and deterministic on one adapter; the recipe is routingRecipe's defaults (16 tasks × G 8,
+// lr 1e-3, shared prompts, component credit, KL β = 0.1 to the SFT model).
 //
-// Not the issue's ≥ 80 %: on this CPU adapter that needs ~10× the steps a CI run can afford (see
-// README "What learns today"); this test holds the part of the curve CI can pay for. It is the
-// longest test in the suite, so vitest starts it first (LearningFirst in vite.config.ts).
+// Measured (n = 128): 19.5 % after SFT; during GRPO 28.9 / 53.1 / 23.4 / 63.3 / 50.8 / 71.1 / 69.5 /
+// 64.1 / 84.4 / 87.5 % at steps 10 … 100. Greedy routing moves in jumps (a template's whole class flips
+// at once), so the curve is not monotone; the end point is what this run reaches. It is the longest
+// test in the suite, so vitest starts it first (LearningFirst in vite.config.ts).
 import { describe, expect, it } from 'vitest';
 import { testRuntime } from '../gpu/testDevice';
 import { PRESETS } from '../model/config';
 import { routingRecipe, runRoutingLearning } from './routingRecipe';
 
 /** Wall time on the 2-core development machine beside the rest of the suite, with margin: the timeout. */
-const LEARNING_MINUTES = 30;
+const LEARNING_MINUTES = 40;
 const HELD_OUT = 128;
 
 describe('GRPO learning (nano, routing, llvmpipe)', () => {
-  it('format-only SFT leaves held-out routing at chance; GRPO raises it well above chance, format intact', async () => {
+  it('format-only SFT leaves held-out routing at chance; GRPO raises it to ≥ 80 %, format intact', async () => {
     const rt = await testRuntime('opengles');
     const recipe = routingRecipe(PRESETS.nano, { seed: 1, evalN: HELD_OUT });
-    // no refill: in the first 60 steps few groups lack signal, and the refill rounds cost a third more
-    // time for the same held-out success (measured 45 % without, 44 % with, n = 64)
+    // no DAPO refill: few groups lack signal in these 100 steps (≤ 5 of 16 dropped), and a refill
+    // round costs a rollout per step
     recipe.rl.maxSamplingRounds = 1;
     const t0 = performance.now();
     const r = await runRoutingLearning(rt, recipe, { log: (line) => /^(grpo step \d*0\/|sft step \d*50\/|after)/.test(line) && console.log(`[learning] ${line}`) });
@@ -30,7 +32,6 @@ describe('GRPO learning (nano, routing, llvmpipe)', () => {
     expect(r.afterSft.components.format).toBeGreaterThan(0.9); // SFT taught the format…
     expect(r.afterSft.successRate).toBeLessThan(0.35); // …but not the routing (chance: 0.25)
     expect(r.afterRl.components.format).toBeGreaterThan(0.9);
-    expect(r.afterRl.successRate).toBeGreaterThanOrEqual(0.375);
-    expect(r.afterRl.successRate - r.afterSft.successRate).toBeGreaterThanOrEqual(0.125);
+    expect(r.afterRl.successRate).toBeGreaterThanOrEqual(0.8);
   }, LEARNING_MINUTES * 60_000);
 });

@@ -25,6 +25,10 @@ import type { FunctionCallingTask } from './types';
  *   required and no unknown parameters, types, values; parallel calls in any order).
  * success = exact_match (the BFCL accuracy of the episode), or, for tasks whose successCriterion is
  *   'function_choice' (the routing set), format and function_choice both 1.
+ * Decision point (Reward.decidedAt, for GRPO's component credit): function_choice is fixed once the
+ *   first calling turn has closed its last call's "name" string (nameDecision.ts). Exact for the
+ *   names written so far; a further call later in the same turn would also change it — a path the
+ *   credit ignores (the routing set's calls are single). The other components are not placed.
  */
 export const DEFAULT_WEIGHTS: Readonly<Record<string, number>> = { format: 0.1, function_choice: 0.2, arguments: 0.2, exact_match: 0.5 };
 
