@@ -126,10 +126,10 @@ export interface TrainCheck {
  * Memory (estimateMemory/checkFits), the byte tokenizer the demo data uses, and the context length.
  * `limits` null: no adapter yet, so only the model-side checks.
  */
-export function checkTrainable(cfg: ModelConfig, run: { batchSize: number; seqLen: number }, limits: DeviceLimits | null, label = 'the loaded model'): TrainCheck {
+export function checkTrainable(cfg: ModelConfig, run: { batchSize: number; seqLen: number; referenceCopy?: boolean }, limits: DeviceLimits | null, label = 'the loaded model'): TrainCheck {
   const lines: string[] = [];
   let ok = true;
-  const est = estimateMemory(cfg, { batch: run.batchSize, seqLen: run.seqLen, optimizer: 'adamw', weightDtype: 'f32' });
+  const est = estimateMemory(cfg, { batch: run.batchSize, seqLen: run.seqLen, optimizer: 'adamw', weightDtype: 'f32', referenceCopy: run.referenceCopy });
   lines.push(`training at batch ${run.batchSize} × ${run.seqLen} tokens needs ${formatBytes(est.totalBytes)} (weights ${formatBytes(est.weightsBytes)}, `
     + `gradients ${formatBytes(est.gradsBytes)}, optimizer ${formatBytes(est.optimizerBytes)}, activations ${formatBytes(est.activationsBytes)}); `
     + `largest buffer ${formatBytes(est.largestBufferBytes)}`);

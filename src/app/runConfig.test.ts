@@ -11,8 +11,9 @@ describe('RunConfig validation', () => {
   });
 
   it("estimates fit at the recipe's training shape", () => {
-    const { batch, seqLen } = recipeTrainingShape(routingRecipe(PRESETS.nano));
-    expect(DEMO_TRAINING_SHAPE).toEqual({ batchSize: batch, seqLen });
+    const recipe = routingRecipe(PRESETS.nano);
+    const { batch, seqLen } = recipeTrainingShape(recipe);
+    expect(DEMO_TRAINING_SHAPE).toEqual({ batchSize: batch, seqLen, referenceCopy: recipe.rl.trainer.grpo.klCoef > 0 });
   });
 
   it('accepts the defaults', () => {

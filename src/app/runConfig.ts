@@ -32,10 +32,11 @@ export interface RunConfig {
 export const DEFAULT_RUN_CONFIG: RunConfig = { preset: 'nano', seed: 1, sftSteps: 150, rlSteps: 10, tasksPerStep: 4, groupSize: 8, quick: false };
 
 /**
- * Rows × tokens the demo's recipe trains at (recipeTrainingShape of routingRecipe): what the page's
- * fit estimate checks. Written out for the same reason; a unit test keeps it equal to the recipe.
+ * Rows × tokens the demo's recipe trains at (recipeTrainingShape of routingRecipe), and whether its
+ * GRPO keeps a frozen reference copy (KL β > 0): what the page's fit estimate checks. Written out for
+ * the same reason; a unit test keeps it equal to the recipe.
  */
-export const DEMO_TRAINING_SHAPE = { batchSize: 8, seqLen: 288 };
+export const DEMO_TRAINING_SHAPE = { batchSize: 8, seqLen: 288, referenceCopy: true };
 
 export type RunConfigField = keyof RunConfig;
 

@@ -15,7 +15,7 @@ export interface ModelPanel {
   /** Called whenever what the next run starts from may have changed (load, unload, the checkbox). */
   onStateChange(cb: () => void): void;
   /** Re-checks the fit for the current adapter and run settings. */
-  updateFit(limits: DeviceLimits | null, run: { batchSize: number; seqLen: number } | null): void;
+  updateFit(limits: DeviceLimits | null, run: { batchSize: number; seqLen: number; referenceCopy?: boolean } | null): void;
   /** Whether runs should start from the loaded model. */
   useLoaded(): boolean;
   /** Forget the model (e.g. the worker was restarted); `why` is shown. */
