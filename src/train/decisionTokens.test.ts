@@ -20,7 +20,7 @@ describe('decision points → tokens', () => {
   });
 
   it('per component: the ids index in the named turn; unplaceable points are left out (full credit)', () => {
-    const turns = [{ start: 10, tokens: tok.encode('abc') }, { start: 20, tokens: tok.encode('<tool_call>xy') }];
+    const turns = ['abc', '<tool_call>xy'].map((text, i) => ({ start: 10 * (i + 1), tokens: tok.encode(text), text }));
     expect(decisionTokens(tok, { a: { turn: 0, char: 2 }, b: { turn: 1, char: 12 } }, turns)).toEqual({ a: 11, b: 21 });
     expect(decisionTokens(tok, { past: { turn: 0, char: 4 }, none: { turn: 2, char: 1 }, zero: { turn: 0, char: 0 } }, turns)).toEqual({});
   });

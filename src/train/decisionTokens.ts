@@ -9,6 +9,8 @@ export interface SampledTurn {
   start: number;
   /** The sampled tokens whose decoded text the environment judged (<|im_end|> excluded). */
   tokens: readonly number[];
+  /** That text: tok.decode(tokens). */
+  text: string;
 }
 
 /**
@@ -19,9 +21,9 @@ export interface SampledTurn {
  * decoders); if it lands on a token that does not cover, the last token is returned — crediting the
  * component to too many tokens is the safe side.
  */
-export function tokenAtChar(tok: Tokenizer, tokens: readonly number[], char: number): number {
+export function tokenAtChar(tok: Tokenizer, tokens: readonly number[], char: number, text = tok.decode(tokens)): number {
   if (tokens.length === 0) throw new Error('tokenAtChar: the turn has no tokens');
-  const target = tok.decode(tokens).slice(0, char);
+  const target = text.slice(0, char);
   const covers = (k: number) => tok.decode(tokens.slice(0, k + 1)).startsWith(target);
   let lo = 0;
   let hi = tokens.length - 1;
@@ -41,9 +43,8 @@ export function decisionTokens(tok: Tokenizer, decidedAt: Record<string, Compone
   const out: Record<string, number> = {};
   for (const [component, { turn, char }] of Object.entries(decidedAt)) {
     const sampled = turns[turn];
-    if (sampled === undefined || sampled.tokens.length === 0 || char < 1) continue;
-    if (tok.decode(sampled.tokens).length < char) continue;
-    out[component] = sampled.start + tokenAtChar(tok, sampled.tokens, char);
+    if (sampled === undefined || sampled.tokens.length === 0 || char < 1 || sampled.text.length < char) continue;
+    out[component] = sampled.start + tokenAtChar(tok, sampled.tokens, char, sampled.text);
   }
   return out;
 }

@@ -201,7 +201,7 @@ async function takeTurn(e: Live, g: Generation, turn: number, cfg: RolloutConfig
   if (g.finishReason === 'length') t.truncated = true; // cut by maxNewTokensPerTurn, even if the env then ends the episode
   const sampled = g.tokens[g.tokens.length - 1] === tok.imEndId ? g.tokens.slice(0, -1) : g.tokens;
   const text = tok.decode(sampled);
-  e.sampled.push({ start, tokens: sampled });
+  e.sampled.push({ start, tokens: sampled, text });
   t.messages.push(assistantMessage(text));
   let result: StepResult;
   try {
