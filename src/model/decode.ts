@@ -18,6 +18,9 @@ import { loraForward } from './lora';
 import type { LoraTarget } from './parameters';
 import type { GpuWeights } from './weights';
 
+/** Longest prompt slice one prefill call feeds per row (./generate): bounds the prefill scratch. */
+export const PREFILL_CHUNK_TOKENS = 256;
+
 /** Per-layer keys (after k_norm and RoPE) and values of every cached position. */
 export interface KvCache {
   B: number;
