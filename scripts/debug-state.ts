@@ -1,19 +1,20 @@
 // `npm run debug-state -- --model DIR --batch FILE --out FILE.safetensors [--adapter swiftshader|opengles]`
-// Loads an HF-layout Qwen3 folder (config.json + model.safetensors), runs one forward/backward on
+// Loads an HF-layout Qwen3 folder (config.json + model.safetensors, or shards with their index), runs one forward/backward on
 // the token batch (JSON {"input_ids": [[…]], "labels": [[…]]}, HF conventions) on WebGPU in Node,
 // and writes `loss` (1), `logits` (B, T, V) and every parameter gradient under its HF name — for
 // comparison with another framework (e.g. PyTorch), the way llm.c checks itself.
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { acquireDevice } from '../src/gpu/device';
 import { nodeGpu } from '../src/gpu/nodeGpu';
 import { GpuRuntime } from '../src/gpu/runtime';
 import { planActivations, planBackwardScratch } from '../src/model/activations';
-import { modelFromSafetensors } from '../src/model/checkpointIO';
+import { modelForward, writeBatch } from '../src/model/forward';
 import { type HfTokenBatch, hfBatchToMasked } from '../src/model/hfBatch';
-import { writeSafetensors } from '../src/model/safetensors';
-import { supervisedLoss, supervisedStep } from '../src/model/trainStep';
-import { GpuWeights } from '../src/model/weights';
+import { inspectHfFolder, loadHfWeights } from '../src/model/hfFolder';
+import { folderSource } from '../src/model/hfFolderNode';
+import { readLogits } from '../src/model/lmHead';
+import { safetensorsParts } from '../src/model/safetensors';
+import { supervisedStep } from '../src/model/trainStep';
 
 function arg(name: string, required = true): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
@@ -38,32 +39,43 @@ async function main(): Promise<void> {
   const batchFile = arg('batch')!;
   const out = arg('out')!;
   const adapter = (arg('adapter', false) ?? 'swiftshader') as 'swiftshader' | 'opengles';
-  const model = modelFromSafetensors(readOrExplain(join(dir, 'config.json'), 'config.json').toString('utf8'), readOrExplain(join(dir, 'model.safetensors'), 'model.safetensors'));
-  for (const w of model.warnings) console.warn(`warning: ${w}`);
+  // config.json + model.safetensors or shards with their index, streamed; vocabulary tensors in row
+  // parts sized to this adapter's bindings (the 0.6B embedding needs 5 on llvmpipe)
+  const src = await folderSource(dir);
+  const folder = await inspectHfFolder(src);
+  const cfg = folder.cfg;
+  for (const w of folder.warnings) console.warn(`warning: ${w}`);
   let raw: HfTokenBatch;
   try {
     raw = JSON.parse(readOrExplain(batchFile, 'the batch file').toString('utf8')) as HfTokenBatch;
   } catch (e) {
     throw new Error(`batch file ${batchFile} is not valid JSON: ${(e as Error).message}`);
   }
-  const { B, T, batch } = hfBatchToMasked(raw, model.cfg.vocabSize);
+  const { B, T, batch } = hfBatchToMasked(raw, cfg.vocabSize);
   const ctx = await acquireDevice({ gpu: nodeGpu(adapter), featureLevel: adapter === 'swiftshader' ? 'core' : 'compatibility' });
   const rt = new GpuRuntime(ctx);
-  const w = new GpuWeights(rt, model.cfg, model.params);
-  const acts = planActivations(rt, model.cfg, B, T);
-  const scratch = planBackwardScratch(rt, model.cfg, B, T);
-  await supervisedLoss(rt, w, acts, batch);
-  const logits = await rt.readF32(acts.logits); // before the backward overwrites them with dlogits
+  const w = await loadHfWeights(rt, src, folder);
+  const acts = planActivations(rt, cfg, B, T, undefined, { recompute: false });
+  const scratch = planBackwardScratch(rt, cfg, B, T);
+  writeBatch(rt, w, acts, batch);
+  modelForward(rt, w, acts);
+  const logits = await readLogits(rt, w, acts); // before the backward overwrites them with dlogits
   w.zeroGrads();
   const { loss } = await supervisedStep(rt, w, acts, scratch, batch);
   const grads = await w.downloadGrads();
   const tensors = new Map<string, { shape: number[]; data: Float32Array }>();
   tensors.set('loss', { shape: [1], data: Float32Array.of(loss) });
-  tensors.set('logits', { shape: [B, T, model.cfg.vocabSize], data: logits });
+  tensors.set('logits', { shape: [B, T, cfg.vocabSize], data: logits });
   for (const p of w.table) tensors.set(p.name, { shape: p.shape, data: grads.get(p.name)! });
-  writeFileSync(out, writeSafetensors(tensors, { format: 'pt', producer: 'tabforge debug-state', loss: String(loss) }));
+  // part by part: a 0.6B-width model's gradients are ~1 GB, never concatenated in memory
+  const fd = openSync(out, 'w');
+  try {
+    for (const part of safetensorsParts(tensors, { format: 'pt', producer: 'tabforge debug-state', loss: String(loss) })) writeSync(fd, part);
+  } finally {
+    closeSync(fd);
+  }
   console.log(`loss ${loss}`);
-  console.log(`wrote ${out}: loss, logits [${B}, ${T}, ${model.cfg.vocabSize}] and ${w.table.length} gradients`);
+  console.log(`wrote ${out}: loss, logits [${B}, ${T}, ${cfg.vocabSize}] and ${w.table.length} gradients`);
   ctx.device.destroy();
 }
 
