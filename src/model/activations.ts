@@ -17,6 +17,8 @@ import type { LoraOptions, LoraTarget } from './parameters';
 export const DEFAULT_LOGITS_BUDGET_BYTES = 256 * 1024 * 1024;
 /** Saved per-layer activations above this total switch 'auto' to recompute. */
 export const RECOMPUTE_ABOVE_BYTES = 1024 * 1024 * 1024;
+/** Vocabularies at least this large run the LM head on scored rows only ('auto'): there it costs ~V·C per row. */
+export const SCORED_ROWS_FROM_VOCAB = 16384;
 
 export interface ActivationOptions {
   /** Activation checkpointing: true, false, or 'auto' (when the saved activations would exceed RECOMPUTE_ABOVE_BYTES). Default 'auto'. */
@@ -25,6 +27,12 @@ export interface ActivationOptions {
   logitsBudgetBytes?: number;
   /** The device's largest storage binding (default: from the runtime). */
   maxBindingBytes?: number;
+  /**
+   * Run the LM head only on the rows a batch scores (its `mask`: assistant / policy tokens), not on
+   * prompt and tool tokens: their log-probs are never used. true, false, or 'auto' (vocabularies of
+   * SCORED_ROWS_FROM_VOCAB or more). Unscored positions then read NaN in logp / lse / entropy.
+   */
+  scoredRowsOnly?: boolean | 'auto';
 }
 
 /** What planActivations will do for this shape: recompute or not, and logits rows held at once. */
@@ -32,6 +40,8 @@ export interface ActivationLayout {
   recompute: boolean;
   /** n: rows of logits held at once (N when the head is not chunked). */
   logitsRows: number;
+  /** The LM head runs on a batch's scored rows only (gathered n at a time). */
+  scoredRowsOnly: boolean;
 }
 
 /** f32 elements one layer saves per token (everything but x, which is kept per layer in either mode). */
@@ -48,7 +58,8 @@ export function planActivationLayout(cfg: ModelConfig, N: number, opts: Activati
   const rowBytes = 4 * cfg.vocabSize;
   const budget = Math.min(opts.logitsBudgetBytes ?? DEFAULT_LOGITS_BUDGET_BYTES, opts.maxBindingBytes);
   const logitsRows = Math.max(1, Math.min(N, Math.floor(budget / rowBytes)));
-  return { recompute, logitsRows };
+  const scoredRowsOnly = opts.scoredRowsOnly === 'auto' || opts.scoredRowsOnly === undefined ? cfg.vocabSize >= SCORED_ROWS_FROM_VOCAB : opts.scoredRowsOnly;
+  return { recompute, logitsRows, scoredRowsOnly };
 }
 
 export interface LayerActivations {
@@ -94,16 +105,31 @@ export interface Activations {
   dlogp: Tensor; // (N) dLoss/dlogp per token (host-computed weights), or (N, 3) rows with an entropy bonus
   /** Activation checkpointing: layers[l].x is per layer, every other layer tensor is shared and recomputed. */
   recompute: boolean;
-  /** Chunked head only: one chunk's rows of the per-token tensors (./lmHead). */
+  /** Chunked or scored-rows head: one chunk's rows of the per-token tensors (./lmHead). */
   chunk?: HeadChunk;
+  /** The head runs on the scored rows of each batch only (see ActivationOptions.scoredRowsOnly). */
+  scoredRowsOnly: boolean;
+  /** Scored-rows plans: this batch's scored rows, set by writeBatch. */
+  scored?: ScoredRows;
   /** A split LM head's per-part logits (n, rows of the largest part), allocated on first use. */
   headPart?: Tensor;
   /** LoRA only: s·x·Aᵀ (N, r) per adapted projection, keyed `${layer}.${target}` (`${target}` when recomputing). */
   loraXa?: Map<string, Tensor>;
 }
 
+/** The rows of a batch whose log-probs are used (mask ≠ 0), in order. */
+export interface ScoredRows {
+  /** M: how many. */
+  count: number;
+  idx: Tensor; // (N) i32: the M row indices, then unused
+  targets: Tensor; // (N) i32: their targets, compacted
+  /** (N) host values: 0 at scored rows, NaN elsewhere (what logp / lse / entropy start from). */
+  fill: Float32Array;
+}
+
 /** Per-chunk copies of the per-token tensors (n rows), for the chunked LM head. */
 export interface HeadChunk {
+  idx: Tensor; // (n) i32 row indices of this chunk (scored-rows plans)
   x: Tensor; // (n, C) rows of xnFinal
   targets: Tensor; // (n) i32
   logp: Tensor; // (n)
@@ -169,17 +195,18 @@ export function planActivations(rt: GpuRuntime, cfg: ModelConfig, B: number, T: 
   }
   const n = layout.logitsRows;
   const acts: Activations = {
-    B, T, layers, recompute: layout.recompute, logitsRows: n,
+    B, T, layers, recompute: layout.recompute, logitsRows: n, scoredRowsOnly: layout.scoredRowsOnly,
     ids: e([B, T], 'ids', 'i32'), positions: e([B, T], 'positions', 'i32'), segments: e([B, T], 'segments', 'i32'),
     xFinal: e([N, C], 'xFinal'), xnFinal: e([N, C], 'xnFinal'), rstdFinal: e([N], 'rstdFinal'),
     logits: e([n, V], n < N ? 'logits chunk' : 'logits'), targets: e([N], 'targets', 'i32'), logp: e([N], 'logp'), lseLogits: e([N], 'lseLogits'), dlogp: e([N], 'dlogp'),
   };
-  if (n < N) {
+  if (n < N || layout.scoredRowsOnly) {
     acts.chunk = {
-      x: e([n, C], 'chunk.x'), targets: e([n], 'chunk.targets', 'i32'), logp: e([n], 'chunk.logp'), lse: e([n], 'chunk.lse'),
+      idx: e([n], 'chunk.idx', 'i32'), x: e([n, C], 'chunk.x'), targets: e([n], 'chunk.targets', 'i32'), logp: e([n], 'chunk.logp'), lse: e([n], 'chunk.lse'),
       dlogp: e([n], 'chunk.dlogp'), entropy: e([n], 'chunk.entropy'), dx: e([n, C], 'chunk.dx'),
     };
   }
+  if (layout.scoredRowsOnly) acts.scored = { count: 0, idx: e([N], 'scored.idx', 'i32'), targets: e([N], 'scored.targets', 'i32'), fill: new Float32Array(N) };
   if (lora) for (let l = 0; l < cfg.numLayers; l++) for (const t of lora.targets) loraXa(rt, acts, lora.rank, l, t);
   return acts;
 }
@@ -233,13 +260,13 @@ export function planLoraScratch(rt: GpuRuntime, cfg: ModelConfig, N: number, ran
 }
 
 function tensorsOf(obj: object): Tensor[] {
-  return Object.values(obj).filter((v): v is Tensor => typeof v === 'object' && v !== null && 'buffer' in v);
+  return Object.values(obj).filter((v): v is Tensor => typeof v === 'object' && v !== null && 'buffer' in v && 'label' in v); // not host typed arrays
 }
 
 export function releaseActivations(rt: GpuRuntime, acts: Activations): void {
   const all = new Set<Tensor>(); // recompute shares tensors between layers: release each once
   for (const l of acts.layers) for (const t of tensorsOf(l)) all.add(t);
-  for (const t of [...tensorsOf(acts), ...(acts.chunk ? tensorsOf(acts.chunk) : []), ...(acts.loraXa?.values() ?? [])]) all.add(t);
+  for (const t of [...tensorsOf(acts), ...(acts.chunk ? tensorsOf(acts.chunk) : []), ...(acts.scored ? tensorsOf(acts.scored) : []), ...(acts.loraXa?.values() ?? [])]) all.add(t);
   rt.release(...all);
 }
 

@@ -28,6 +28,8 @@ export interface TokenBatch {
   segments?: Int32Array;
   /** (B, T) the token each position is scored against (next token); any valid id where unscored. */
   targets?: Int32Array;
+  /** (B, T) ≠ 0 where a position's log-prob is used (loss mask): a scored-rows plan runs the LM head there only. */
+  mask?: Float32Array;
 }
 
 /** Uploads a batch into the planned input tensors, validating ids against the vocabulary. */
@@ -49,6 +51,23 @@ export function writeBatch(rt: GpuRuntime, w: GpuWeights, acts: Activations, bat
   if (batch.targets) {
     checkTokenIds(batch.targets, V, 'batch targets');
     rt.write(acts.targets, batch.targets);
+  }
+  if (acts.scored) {
+    // scored-rows plan: the head will see the rows the mask scores (every row when there is no mask)
+    const s = acts.scored;
+    const idx = new Int32Array(N);
+    const targets = new Int32Array(N);
+    let M = 0;
+    for (let i = 0; i < N; i++) {
+      const on = batch.mask ? batch.mask[i] !== 0 : true;
+      s.fill[i] = on ? 0 : NaN;
+      if (!on) continue;
+      idx[M] = i;
+      targets[M++] = batch.targets?.[i] ?? 0;
+    }
+    s.count = M;
+    rt.write(s.idx, idx);
+    rt.write(s.targets, targets);
   }
 }
 

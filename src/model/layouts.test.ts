@@ -2,8 +2,9 @@
 // a 11-row vocabulary spreads over 3–4 buffers), logits chunked by rows (the backward recomputes
 // them), and activation recompute — alone and together, full-parameter and LoRA on an f16 base,
 // tied and untied — against the float64 reference (loss, logits, every gradient, rel err ≤ 1e-3)
-// and against the default layout on the GPU (≤ 1e-5); entropy per chunk; the (N, 3) entropy-bonus
-// backward; KV-cache decode through a split head; the LoRA reference view (GRPO's KL model).
+// and against the default layout on the GPU (≤ 1e-5); the head on scored rows only (prompt tokens
+// skipped); entropy per chunk; the (N, 3) entropy-bonus backward; KV-cache decode through a split
+// head; the LoRA reference view (GRPO's KL model).
 import { describe, expect, it } from 'vitest';
 import { TEST_ADAPTERS, testRuntime } from '../gpu/testDevice';
 import type { GpuRuntime } from '../gpu/runtime';
@@ -113,7 +114,8 @@ describe.each(TEST_ADAPTERS)('memory layouts on %s', (adapter) => {
       ['split', split, { recompute: false }],
       ['chunked', whole, CHUNKED],
       ['recompute', whole, { recompute: true }],
-      ['all three', split, { ...CHUNKED, recompute: true }],
+      ['scored rows only', whole, { recompute: false, scoredRowsOnly: true }],
+      ['all four', split, { ...CHUNKED, recompute: true, scoredRowsOnly: true }],
     ] as const) {
       const r = await run(rt, w, batch, opts);
       expectClose(r, ref, TOL, label);
@@ -149,7 +151,7 @@ describe.each(TEST_ADAPTERS)('memory layouts on %s', (adapter) => {
     const ref = referenceLoraLoss(cfg, to64(rounded), refAdapters, batch.inputIds, batch.targets, Float64Array.from(batch.mask), B, T, batch);
     const refGrads = new Map<string, Float64Array>();
     for (const p of loraParameterTable(cfg, lora)) refGrads.set(p.name, p.which === 'A' ? ref.grads.get(p.base)!.dA : ref.grads.get(p.base)!.dB);
-    const layouts: [string, ActivationOptions][] = [['default', { recompute: false }], ['chunked + recompute', { ...CHUNKED, recompute: true }]];
+    const layouts: [string, ActivationOptions][] = [['default', { recompute: false, scoredRowsOnly: false }], ['chunked + recompute + scored rows', { ...CHUNKED, recompute: true, scoredRowsOnly: true }]];
     for (const [label, opts] of layouts) expectClose(await run(rt, w, batch, opts), { loss: ref.loss, logits: ref.logits, grads: refGrads }, TOL, label);
 
     // GRPO's KL reference: the same base buffers (only the adapters copied), frozen at this moment.
@@ -180,6 +182,47 @@ describe.each(TEST_ADAPTERS)('memory layouts on %s', (adapter) => {
     expect(rt.pool.getStats().heldBytes).toBe(held);
   });
 
+  it('scored rows only: logp, lse and entropy at the scored rows (NaN elsewhere), the (N, 3) backward = whole with unscored rows zeroed (≤ 1e-5)', async () => {
+    const rt = await testRuntime(adapter);
+    const rng = new Rng(59);
+    const cfg = UNTIED;
+    const values = randomWeights(cfg, rng);
+    const batch = randomBatch(cfg, rng);
+    const rows = Float32Array.from({ length: 3 * N }, (_, i) => (batch.mask[Math.floor(i / 3)] ? rng.normal(0, 0.5) : 0));
+    const out: { logp: Float32Array; entropy: Float32Array; grads: Map<string, Float32Array> }[] = [];
+    for (const opts of [{ recompute: false, scoredRowsOnly: false }, { ...CHUNKED, scoredRowsOnly: true }, { recompute: true, scoredRowsOnly: true, logitsBudgetBytes: 2 * cfg.vocabSize * 4 }]) {
+      const w = new GpuWeights(rt, cfg, values, SPLIT);
+      const acts = planActivations(rt, cfg, B, T, undefined, opts);
+      const scratch = planBackwardScratch(rt, cfg, B, T);
+      const entropy = rt.empty([N], 'f32', 'entropy');
+      writeBatch(rt, w, acts, batch);
+      modelForward(rt, w, acts);
+      tokenLogprobs(rt, w, acts, entropy);
+      const logp = await rt.readF32(acts.logp);
+      rt.release(acts.dlogp);
+      acts.dlogp = rt.upload(rows, [N, 3], 'f32', 'dlogpRows');
+      w.zeroGrads();
+      modelBackward(rt, w, acts, scratch);
+      out.push({ logp, entropy: await rt.readF32(entropy), grads: await w.downloadGrads() });
+      rt.release(entropy);
+      releaseActivations(rt, acts);
+      releaseBackwardScratch(rt, scratch);
+      w.destroy();
+    }
+    for (const r of out.slice(1)) {
+      for (let i = 0; i < N; i++) {
+        if (batch.mask[i]) {
+          expect(Math.abs(r.logp[i] - out[0].logp[i]), `logp ${i}`).toBeLessThanOrEqual(1e-5);
+          expect(Math.abs(r.entropy[i] - out[0].entropy[i]), `entropy ${i}`).toBeLessThanOrEqual(1e-5);
+        } else {
+          expect(r.logp[i], `unscored logp ${i}`).toBeNaN();
+          expect(r.entropy[i], `unscored entropy ${i}`).toBeNaN();
+        }
+      }
+      for (const [name, g] of out[0].grads) expect(relativeError(r.grads.get(name)!, g), name).toBeLessThanOrEqual(1e-5);
+    }
+  });
+
   it('entropy per chunk = float64 reference; the (N, 3) entropy-bonus backward chunked = whole (≤ 1e-5)', async () => {
     const rt = await testRuntime(adapter);
     const rng = new Rng(47);
@@ -190,6 +233,7 @@ describe.each(TEST_ADAPTERS)('memory layouts on %s', (adapter) => {
     const grads: Map<string, Float32Array>[] = [];
     const ref = referenceForward(cfg, to64(values), batch.inputIds, B, T, batch).logits;
     for (const [w, opts] of [[new GpuWeights(rt, cfg, values), { recompute: false }], [new GpuWeights(rt, cfg, values, SPLIT), { ...CHUNKED, recompute: true }]] as const) {
+      // (byte vocabulary: scored-rows 'auto' is off, every row is scored)
       const acts = planActivations(rt, cfg, B, T, undefined, opts);
       const scratch = planBackwardScratch(rt, cfg, B, T);
       const entropy = rt.empty([N], 'f32', 'entropy');

@@ -4,12 +4,17 @@
 //   the logits (src/ops/copyBlock); the backward takes those columns back out per part;
 // - the logits may be chunked by rows (acts.logitsRows < N, ./activations): the forward keeps only
 //   logp, lse (and entropy) per token, and the backward recomputes each chunk's logits before
-//   overwriting them with dlogits (the recompute costs one more head matmul per chunk).
+//   overwriting them with dlogits (the recompute costs one more head matmul per chunk);
+// - a scored-rows plan (Qwen3-size vocabularies) runs the head only on the rows a batch scores
+//   (assistant / policy tokens): they are gathered by index like embedding rows, and their
+//   per-token results scattered back (the embedding gather / scatter kernels), so prompt and tool
+//   tokens, most of an agent's context, cost nothing in the head.
 // Legend: N tokens, n rows per chunk, V vocabulary, Vp rows of one part, C hidden.
 import type { GpuRuntime } from '../gpu/runtime';
 import { prefixView, type Tensor } from '../gpu/tensor';
 import { copyBlock } from '../ops/copyBlock';
 import { entropyForward, logprobBackward, logprobForward } from '../ops/crossEntropy';
+import { embeddingBackward, embeddingForward } from '../ops/embedding';
 import type { Activations } from './activations';
 import type { ModelConfig } from './config';
 import { linearBackwardInput, linearBackwardWeightAccumulate, linearForward } from './linear';
@@ -76,10 +81,10 @@ function partScratchFor(rt: GpuRuntime, w: GpuWeights, acts: Activations): Tenso
   return acts.headPart;
 }
 
-/** The training forward's head, unchunked: acts.logits (N, V) from acts.xnFinal. Chunked plans skip it (headLogprobs does it per chunk). */
+/** The training forward's head, unchunked: acts.logits (N, V) from acts.xnFinal. Chunked and scored-rows plans skip it (headLogprobs does it per chunk). */
 export function headLogitsIfWhole(rt: GpuRuntime, w: GpuWeights, acts: Activations): void {
   const N = acts.B * acts.T;
-  if (acts.logitsRows < N) return;
+  if (acts.logitsRows < N || acts.scoredRowsOnly) return;
   headForward(rt, w, acts.xnFinal, N, acts.logits, partScratchFor(rt, w, acts));
 }
 
@@ -87,6 +92,43 @@ export function headLogitsIfWhole(rt: GpuRuntime, w: GpuWeights, acts: Activatio
 function forChunks(acts: Activations, body: (n0: number, m: number) => void): void {
   const N = acts.B * acts.T;
   for (let n0 = 0; n0 < N; n0 += acts.logitsRows) body(n0, Math.min(acts.logitsRows, N - n0));
+}
+
+/**
+ * The rows [k0, k0 + m) of a chunk into ch.x (m, C): scored rows gathered by index into ch.idx
+ * (the xnFinal rows looked up like embedding rows), or a contiguous copy. Targets likewise.
+ */
+function loadChunkRows(rt: GpuRuntime, acts: Activations, C: number, k0: number, m: number): void {
+  const ch = acts.chunk!;
+  const N = acts.B * acts.T;
+  if (acts.scored) {
+    rt.copyRange(acts.scored.idx, k0, ch.idx, 0, m);
+    rt.copyRange(acts.scored.targets, k0, ch.targets, 0, m);
+    embeddingForward(rt, prefixView(ch.idx, [m]), acts.xnFinal, { N: m, V: N, C }, prefixView(ch.x, [m, C]));
+  } else {
+    rt.copyRange(acts.xnFinal, k0 * C, ch.x, 0, m * C);
+    rt.copyRange(acts.targets, k0, ch.targets, 0, m);
+  }
+}
+
+/** Per-token values of a chunk (m rows of `width`) back to their N positions: scattered by index, or copied. */
+function storeChunkValues(rt: GpuRuntime, acts: Activations, from: Tensor, to: Tensor, width: number, k0: number, m: number): void {
+  const N = acts.B * acts.T;
+  if (acts.scored) embeddingBackward(rt, prefixView(from, [m, width]), prefixView(acts.chunk!.idx, [m]), { N: m, V: N, C: width }, to); // into 0 (scored) / NaN
+  else rt.copyRange(from, 0, to, k0 * width, m * width);
+}
+
+/** Per-token values at a chunk's rows into `to` (m rows of `width`): gathered by index, or copied. */
+function loadChunkValues(rt: GpuRuntime, acts: Activations, from: Tensor, to: Tensor, width: number, k0: number, m: number): void {
+  const N = acts.B * acts.T;
+  if (acts.scored) embeddingForward(rt, prefixView(acts.chunk!.idx, [m]), from, { N: m, V: N, C: width }, prefixView(to, [m * width]));
+  else rt.copyRange(from, k0 * width, to, 0, m * width);
+}
+
+/** Visits the chunks of the rows the head runs on: the scored ones (scored-rows plans) or all N. */
+function forHeadChunks(acts: Activations, body: (k0: number, m: number) => void): void {
+  if (!acts.scored) return forChunks(acts, body);
+  for (let k0 = 0; k0 < acts.scored.count; k0 += acts.logitsRows) body(k0, Math.min(acts.logitsRows, acts.scored.count - k0));
 }
 
 /**
@@ -105,18 +147,21 @@ export function headLogprobs(rt: GpuRuntime, w: GpuWeights, acts: Activations, e
     return;
   }
   const scratch = partScratchFor(rt, w, acts);
-  forChunks(acts, (n0, m) => {
-    rt.copyRange(acts.xnFinal, n0 * C, ch.x, 0, m * C);
-    rt.copyRange(acts.targets, n0, ch.targets, 0, m);
+  if (acts.scored) {
+    // unscored positions read NaN (their log-probs are never computed); scored ones are scattered into 0
+    for (const t of [acts.logp, acts.lseLogits, ...(entropy ? [entropy] : [])]) rt.write(t, acts.scored.fill);
+  }
+  forHeadChunks(acts, (k0, m) => {
+    loadChunkRows(rt, acts, C, k0, m);
     const logits = prefixView(acts.logits, [m, V]);
     const lse = prefixView(ch.lse, [m]);
     headForward(rt, w, prefixView(ch.x, [m, C]), m, logits, scratch);
     logprobForward(rt, logits, prefixView(ch.targets, [m]), { N: m, V }, { logp: prefixView(ch.logp, [m]), lse });
-    rt.copyRange(ch.logp, 0, acts.logp, n0, m);
-    rt.copyRange(ch.lse, 0, acts.lseLogits, n0, m);
+    storeChunkValues(rt, acts, ch.logp, acts.logp, 1, k0, m);
+    storeChunkValues(rt, acts, ch.lse, acts.lseLogits, 1, k0, m);
     if (entropy) {
       entropyForward(rt, logits, lse, { N: m, V }, prefixView(ch.entropy, [m]));
-      rt.copyRange(ch.entropy, 0, entropy, n0, m);
+      storeChunkValues(rt, acts, ch.entropy, entropy, 1, k0, m);
     }
   });
 }
@@ -142,18 +187,18 @@ export function headBackwardFromLogp(rt: GpuRuntime, w: GpuWeights, acts: Activa
     rt.release(ch.dlogp);
     ch.dlogp = rt.empty(width === 3 ? [acts.logitsRows, 3] : [acts.logitsRows], 'f32', 'chunk.dlogp');
   }
-  forChunks(acts, (n0, m) => {
-    rt.copyRange(acts.xnFinal, n0 * C, ch.x, 0, m * C);
-    rt.copyRange(acts.targets, n0, ch.targets, 0, m);
-    rt.copyRange(acts.lseLogits, n0, ch.lse, 0, m);
-    rt.copyRange(acts.dlogp, width * n0, ch.dlogp, 0, width * m);
+  if (acts.scored) rt.clear(dxn); // unscored rows get no gradient from the head
+  forHeadChunks(acts, (k0, m) => {
+    loadChunkRows(rt, acts, C, k0, m);
+    loadChunkValues(rt, acts, acts.lseLogits, ch.lse, 1, k0, m);
+    loadChunkValues(rt, acts, acts.dlogp, ch.dlogp, width, k0, m);
     const x = prefixView(ch.x, [m, C]);
     const logits = prefixView(acts.logits, [m, V]);
     headForward(rt, w, x, m, logits, scratch); // recompute this chunk's logits
     const dlogp = prefixView(ch.dlogp, width === 3 ? [m, 3] : [m]);
     const dlogits = logprobBackward(rt, dlogp, logits, prefixView(ch.targets, [m]), prefixView(ch.lse, [m]), { N: m, V }, { inPlace: true });
     headBackward(rt, w, dlogits, x, m, prefixView(ch.dx, [m, C]), frozen, scratch);
-    rt.copyRange(ch.dx, 0, dxn, n0 * C, m * C);
+    storeChunkValues(rt, acts, ch.dx, dxn, C, k0, m);
   });
 }
 

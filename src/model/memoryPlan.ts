@@ -29,6 +29,7 @@ export interface MemoryPlanOptions {
   decode?: { rows: number; length: number };
   recompute?: ActivationOptions['recompute'];
   logitsBudgetBytes?: number;
+  scoredRowsOnly?: ActivationOptions['scoredRowsOnly'];
   /** Device limits: the vocabulary split, the logits chunk, and the binding check (default: no split, no check). */
   limits?: { maxStorageBufferBindingSize: number; maxBufferSize: number };
 }
@@ -114,7 +115,7 @@ export function planMemory(cfg: ModelConfig, o: MemoryPlanOptions): MemoryPlan {
   add('optimizer', 'gradient-norm stats', f32(4));
 
   // activations (./activations planActivations + the chunked head's scratch) and the backward scratch
-  const layout = planActivationLayout(cfg, N, { recompute: o.recompute, logitsBudgetBytes: o.logitsBudgetBytes, maxBindingBytes: o.limits ? o.limits.maxStorageBufferBindingSize : Number.MAX_SAFE_INTEGER }, o.lora);
+  const layout = planActivationLayout(cfg, N, { recompute: o.recompute, logitsBudgetBytes: o.logitsBudgetBytes, scoredRowsOnly: o.scoredRowsOnly, maxBindingBytes: o.limits ? o.limits.maxStorageBufferBindingSize : Number.MAX_SAFE_INTEGER }, o.lora);
   const layerSets = layout.recompute ? 1 : L;
   add('activations', 'layer input x (N, C)', f32(N * C), L);
   add('activations', 'xn1, h, xn2 (N, C)', f32(N * C), 3 * layerSets);
@@ -131,10 +132,11 @@ export function planMemory(cfg: ModelConfig, o: MemoryPlanOptions): MemoryPlan {
   add('activations', 'rstdFinal, logp, lse, dlogp (N)', f32(N), 4);
   const n = layout.logitsRows;
   add('activations', n < N ? `logits chunk (${n}, V)` : 'logits (N, V)', f32(n * V));
-  if (n < N) {
+  if (n < N || layout.scoredRowsOnly) {
     add('activations', 'chunk rows x, dx (n, C)', f32(n * C), 2);
-    add('activations', 'chunk targets, logp, lse, dlogp, entropy (n)', f32(n), 5);
+    add('activations', 'chunk idx, targets, logp, lse, dlogp, entropy (n)', f32(n), 6);
   }
+  if (layout.scoredRowsOnly) add('activations', 'scored rows idx, targets (N, i32)', f32(N), 2);
   if (headParts.length > 1) add('activations', `LM head part logits (n, ${Math.max(...headParts.map((r) => r.rows))})`, f32(n * Math.max(...headParts.map((r) => r.rows))));
   add('activations', 'backward dx, dxn, dtmpC, dtmpC2 (N, C)', f32(N * C), 4);
   add('activations', 'backward dq, dqn, dqr, datt (N, Hq·D)', f32(N * Hq * D), 4);
@@ -209,7 +211,7 @@ export function formatMemoryPlan(plan: MemoryPlan, label = 'memory plan'): strin
   for (const g of MEMORY_GROUPS) if (plan.byGroup[g] > 0) lines.push(`  ${g.padEnd(11)} ${formatBytes(plan.byGroup[g]).padStart(10)}`);
   const l = plan.layout;
   lines.push(`  layout: ${l.tokens} tokens per micro-batch; ${l.recompute ? 'activations recomputed per layer (only layer inputs kept)' : 'every activation kept'}; `
-    + `logits ${l.logitsRows < l.tokens ? `in chunks of ${l.logitsRows} rows (recomputed in the backward)` : 'whole'}; vocabulary in ${l.vocabParts} buffer${l.vocabParts > 1 ? 's' : ''}`);
+    + `logits ${l.logitsRows < l.tokens ? `in chunks of ${l.logitsRows} rows (recomputed in the backward)` : 'whole'}${l.scoredRowsOnly ? ', for scored rows only' : ''}; vocabulary in ${l.vocabParts} buffer${l.vocabParts > 1 ? 's' : ''}`);
   const top = [...plan.buffers].sort((a, b) => b.bytes * b.count - a.bytes * a.count).slice(0, 5);
   lines.push(`  largest: ${top.map((b) => `${b.name}${b.count > 1 ? ` ×${b.count}` : ''} ${formatBytes(b.bytes * b.count)}`).join('; ')}`);
   return lines;

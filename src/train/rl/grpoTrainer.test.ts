@@ -180,6 +180,25 @@ describe('GrpoTrainer (llvmpipe)', () => {
     wHost.destroy();
   });
 
+  it('the LM head on the policy tokens only (scored rows, as Qwen3-size vocabularies run it) gives the same step (rel err ≤ 1e-4), GPU and host loss, with KL and entropy bonus', async () => {
+    for (const lossOn of ['gpu', 'host'] as const) {
+      const init = initialWeights(MICRO, 13);
+      const [wAll, wScored] = [new GpuWeights(rt, MICRO, init), new GpuWeights(rt, MICRO, init)];
+      const trajs = withRewards(await sampled(wAll, 8), (t) => (t.sample === 0 ? 1 : 0));
+      const grpo = grpoConfig('default', { groupSize: 2, klCoef: 0.2, entropyCoef: 0.05 });
+      const cfg = (scoredRowsOnly: boolean) => trainerCfg({ grpo, lossOn, eps: 1e-3, activations: { scoredRowsOnly, logitsBudgetBytes: 64 * BYTE_VOCAB_SIZE * 4 } });
+      const [tAll, tScored] = [new GrpoTrainer(rt, wAll, cfg(false)), new GrpoTrainer(rt, wScored, cfg(true))];
+      const before = await wAll.download();
+      const [rAll, rScored] = [await tAll.step(trajs), await tScored.step(trajs)];
+      expect(rScored.skipped, rScored.reason).toBe(false);
+      await expectSameStep(rScored, wScored, rAll, wAll, before);
+      tAll.destroy();
+      tScored.destroy();
+      wAll.destroy();
+      wScored.destroy();
+    }
+  });
+
   it('sharePrefix: holding each group\'s prompt once per row gives the full rows\' gradients, metrics and update (rel err ≤ 1e-4) on fewer tokens', async () => {
     const G = 4;
     const init = initialWeights(MICRO, 9);

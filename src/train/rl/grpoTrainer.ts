@@ -14,7 +14,7 @@
 // refuses non-finite gradients), so the weights stay the last good ones; the step says why.
 import type { GpuRuntime } from '../../gpu/runtime';
 import type { Tensor } from '../../gpu/tensor';
-import { type Activations, type BackwardScratch, planActivations, planBackwardScratch, releaseActivations, releaseBackwardScratch } from '../../model/activations';
+import { type ActivationOptions, type Activations, type BackwardScratch, planActivations, planBackwardScratch, releaseActivations, releaseBackwardScratch } from '../../model/activations';
 import { modelBackward } from '../../model/backward';
 import { modelForward, tokenLogprobs, writeBatch } from '../../model/forward';
 import type { GpuWeights } from '../../model/weights';
@@ -59,6 +59,8 @@ export interface GrpoTrainerConfig {
    * longer than the model's positions (seqLen ≥ prompt + G responses fits a whole group). Default false.
    */
   sharePrefix?: boolean;
+  /** Activation plan (recompute, logits chunk, LM head on the policy tokens only); default 'auto' by size (model/activations). */
+  activations?: ActivationOptions;
   /**
    * Where the GRPO loss and dlogp are computed (default 'gpu'): 'gpu' — the grpoLoss kernel, only
    * per-token statistics read back; 'host' — logp read back, grpoLoss in float64, dlogp uploaded (the reference).
@@ -143,7 +145,7 @@ export class GrpoTrainer {
     }
     // a frozen copy (no gradients, no optimizer state); LoRA: the shared base + a copy of the adapters
     this.reference = cfg.grpo.klCoef > 0 ? w.frozenCopy() : null;
-    this.acts = planActivations(rt, w.cfg, cfg.microBatchRows, cfg.seqLen, w.lora?.lora);
+    this.acts = planActivations(rt, w.cfg, cfg.microBatchRows, cfg.seqLen, w.lora?.lora, cfg.activations);
     this.scratch = planBackwardScratch(rt, w.cfg, cfg.microBatchRows, cfg.seqLen, w.lora?.lora);
     this.opt = new AdamWState(rt, w);
     const N = cfg.microBatchRows * cfg.seqLen;
