@@ -37,10 +37,12 @@ export interface ModelCheckOptions {
   /** GRPO samples per task and new tokens per sample. */
   groupSize: number;
   maxNewTokens: number;
+  /** Also run the GRPO step (default true); the 28-layer check runs the SFT step only. */
+  grpo: boolean;
   seed: number;
 }
 
-export const DEFAULT_MODEL_CHECK: Omit<ModelCheckOptions, 'source'> = { rank: 8, groupSize: 2, maxNewTokens: 8, seed: 1 };
+export const DEFAULT_MODEL_CHECK: Omit<ModelCheckOptions, 'source'> = { rank: 8, groupSize: 2, maxNewTokens: 8, grpo: true, seed: 1 };
 
 export type ModelCheckEvent =
   | { kind: 'stage'; stage: string; detail?: string }
@@ -59,7 +61,8 @@ export interface ModelCheckReport {
   seconds: { make: number; load: number; sft: number; grpo: number };
   loadedBytes: number;
   sft: { loss: number; gradNorm: number; tokens: number; scoredTokens: number; skipped: boolean };
-  grpo: { loss: number; kl: number; reward: number; tokens: number; policyTokens: number; skipped: boolean; reason?: string };
+  /** Absent when the check ran the SFT step only. */
+  grpo?: { loss: number; kl: number; reward: number; tokens: number; policyTokens: number; skipped: boolean; reason?: string };
   /** Most bytes the buffer pool held at once during the check (weights, activations, KV cache, …). */
   peakBytes: number;
 }
@@ -95,13 +98,13 @@ export async function runModelCheck(rt: GpuRuntime, opts: ModelCheckOptions, emi
   // short rows: attention at D = 128 runs the tile kernels on CPU adapters (T² cost, ~0.1 GFLOP/s on llvmpipe)
   const rollout = { ...DEFAULT_ROLLOUT, groupSize: opts.groupSize, maxTurns: 1, maxNewTokensPerTurn: opts.maxNewTokens, maxTotalTokens: Math.min(cfg.maxPositionEmbeddings, 256) };
   // a row holds the SFT conversation, or a group's shared prompt and its G samples (sharePrefix)
-  const seqLen = Math.ceil(Math.max(doc.ids.length, rollout.maxTotalTokens + opts.groupSize * opts.maxNewTokens) / 64) * 64;
+  const seqLen = Math.ceil(Math.max(doc.ids.length, opts.grpo ? rollout.maxTotalTokens + opts.groupSize * opts.maxNewTokens : 0) / 64) * 64;
   const lora = { rank: opts.rank, alpha: 2 * opts.rank, targets: LORA_TARGETS, baseDtype: 'f16' as const };
   const limits = rt.ctx.limits;
-  const plan = planMemory(cfg, { batch: 1, seqLen, lora, baseDtype: 'f16', klReference: true, grpo: true, decode: { rows: opts.groupSize, length: rollout.maxTotalTokens }, limits });
+  const plan = planMemory(cfg, { batch: 1, seqLen, lora, baseDtype: 'f16', klReference: opts.grpo, grpo: opts.grpo, decode: opts.grpo ? { rows: opts.groupSize, length: rollout.maxTotalTokens } : undefined, limits });
   const problem = checkMemoryPlan(plan, limits, `this model (${src.where})`);
   if (problem) throw new GpuError('limit-too-small', problem);
-  const planLines = formatMemoryPlan(plan, `memory plan (LoRA r ${opts.rank}, GRPO, ${seqLen} tokens per row)`);
+  const planLines = formatMemoryPlan(plan, `memory plan (LoRA r ${opts.rank}${opts.grpo ? `, GRPO with the KL reference, KV cache ${opts.groupSize} × ${rollout.maxTotalTokens}` : ', SFT'}, ${seqLen} tokens per row)`);
   for (const line of planLines) emit({ kind: 'stage', stage: 'plan', detail: line });
 
   emit({ kind: 'stage', stage: 'load', detail: `${formatBytes(folder.totalBytes)} in ${folder.files.length} file(s)` });
@@ -118,6 +121,15 @@ export async function runModelCheck(rt: GpuRuntime, opts: ModelCheckOptions, emi
       { ...DEFAULT_SFT, batchSize: 1, seqLen, steps: 1, warmupSteps: 0, lr: 1e-3, seed: opts.seed });
     const sftSeconds = t() - start;
 
+    const sftPart = { loss: m.loss, gradNorm: m.gradNorm, tokens: doc.ids.length, scoredTokens: doc.assistantMask.reduce((a, b) => a + b, 0), skipped: m.skipped };
+    const base = {
+      model: src.where, layers: cfg.numLayers, parameters: countParameters(cfg), vocabParts: w.parts('model.embed_tokens.weight').length,
+      tokenizer: tok.source, warnings: [...folder.warnings, ...tok.warnings], plan: planLines, loadedBytes: folder.totalBytes, sft: sftPart,
+    };
+    if (!opts.grpo) {
+      await rt.sync();
+      return { ...base, seconds: { make, load, sft: sftSeconds, grpo: 0 }, peakBytes: rt.pool.getStats().peakBytes };
+    }
     emit({ kind: 'stage', stage: 'grpo', detail: `G ${opts.groupSize}, ${opts.maxNewTokens} new tokens` });
     start = t();
     const tasks = [family.generateTask(opts.seed, 0, 'train')];
@@ -132,10 +144,7 @@ export async function runModelCheck(rt: GpuRuntime, opts: ModelCheckOptions, emi
     const grpoSeconds = t() - start;
     await rt.sync();
     return {
-      model: src.where, layers: cfg.numLayers, parameters: countParameters(cfg), vocabParts: w.parts('model.embed_tokens.weight').length,
-      tokenizer: tok.source, warnings: [...folder.warnings, ...tok.warnings], plan: planLines,
-      seconds: { make, load, sft: sftSeconds, grpo: grpoSeconds }, loadedBytes: folder.totalBytes,
-      sft: { loss: m.loss, gradNorm: m.gradNorm, tokens: doc.ids.length, scoredTokens: doc.assistantMask.reduce((a, b) => a + b, 0), skipped: m.skipped },
+      ...base, seconds: { make, load, sft: sftSeconds, grpo: grpoSeconds },
       grpo: { loss: r.metrics.loss ?? NaN, kl: r.metrics.kl ?? NaN, reward: trajs.reduce((a, tr) => a + tr.reward.total, 0) / trajs.length, tokens: r.processedTokens, policyTokens: r.trainedTokens, skipped: r.skipped, reason: r.reason },
       peakBytes: rt.pool.getStats().peakBytes,
     };
