@@ -189,7 +189,7 @@ async function learn(rt: GpuRuntime, w: GpuWeights, recipe: RoutingRecipe, hooks
 /** GRPO with in-process trainer and rollout actors (own weight copies); the result is loaded back into `w`. */
 async function asyncRl(rt: GpuRuntime, w: GpuWeights, recipe: RoutingRecipe, k: number, onStep: (r: RlStepRecord) => void | Promise<void>): Promise<RlStepRecord[]> {
   const rl = recipe.rl;
-  const pool = inProcessPool({ rt, spec: { model: recipe.model, family: 'routing', rollout: rl.rollout, taskSeed: rl.seed }, trainer: rl.trainer, initial: await w.download() });
+  const pool = inProcessPool({ rt, spec: { model: recipe.model, tasks: [{ set: 'route4', weight: 1 }], rollout: rl.rollout, taskSeed: rl.seed }, trainer: rl.trainer, initial: await w.download() });
   try {
     const history = await runAsyncRl(pool, { ...rl, staleness: k, rolloutActors: 1, hangTimeoutMs: 3_600_000, maxRestarts: 2 }, onStep);
     loadWeightsInto(rt, w, await pool.trainer.snapshot());

@@ -55,6 +55,8 @@ export interface SftMetrics {
   gradNorm: number;
   /** Scored (assistant) tokens per second in this step. */
   tokensPerSec: number;
+  /** Tokens the step ran through forward and backward (every non-padding token of its rows). */
+  tokens: number;
   /** True when the update was skipped because the loss or gradients were not finite. */
   skipped: boolean;
   /** Held-out loss, on steps where it was measured. */
@@ -106,6 +108,13 @@ function paddingRow(T: number, padId: number): PackedRow {
   };
 }
 
+/** Non-padding tokens of a batch (padding positions have segment −1). */
+function processed(segments: Int32Array): number {
+  let n = 0;
+  for (const s of segments) if (s >= 0) n++;
+  return n;
+}
+
 function scored(mask: Float32Array): number {
   let n = 0;
   for (const m of mask) if (m !== 0) n++;
@@ -153,11 +162,13 @@ export async function trainSft(
       w.zeroGrads();
       let lossSum = 0;
       let tokens = 0;
+      let processedTokens = 0;
       for (let micro = 0; micro < cfg.gradAccumSteps; micro++) {
         const batch = sampler.next();
         const { loss } = await supervisedStep(rt, w, acts, scratch, batch, 1 / cfg.gradAccumSteps);
         lossSum += loss;
         tokens += scored(batch.mask);
+        processedTokens += processed(batch.segments);
       }
       const lr = learningRate({ lr: cfg.lr, warmupSteps: cfg.warmupSteps, totalSteps: cfg.steps, minLrRatio: cfg.minLrRatio }, step);
       const stats = await opt.apply({ lr, beta1: cfg.beta1, beta2: cfg.beta2, eps: cfg.eps, weightDecay: cfg.weightDecay }, cfg.maxGradNorm);
@@ -165,6 +176,7 @@ export async function trainSft(
       const m: SftMetrics = {
         step, loss, lr, gradNorm: stats.norm,
         tokensPerSec: tokens / ((performance.now() - t0) / 1000),
+        tokens: processedTokens,
         skipped: !stats.finite || !Number.isFinite(loss),
       };
       if (cfg.evalEvery > 0 && heldRows.length > 0 && (step % cfg.evalEvery === 0 || step === cfg.steps)) {
