@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { DemoEvent, DemoSummary, GrpoProgress } from '../pipeline/demoPipeline';
 import { initialProgress, progressAfter } from './runProgress';
 
-const sft = (step: number, totalSteps = 4): DemoEvent => ({ kind: 'sft', totalSteps, metrics: { step, loss: 5 - step / 10, lr: 1e-3, gradNorm: 1, tokensPerSec: 10, skipped: false } });
+const sft = (step: number, totalSteps = 4): DemoEvent => ({ kind: 'sft', totalSteps, metrics: { step, loss: 5 - step / 10, lr: 1e-3, gradNorm: 1, tokens: 0, tokensPerSec: 10, skipped: false } });
 const grpo = (step: number, totalSteps = 3): DemoEvent => {
   const progress: GrpoProgress = {
     step, totalSteps, successRate: step / 4, reward: 0.5 + step / 10, components: { format: 1, tool_choice: step / 4 },

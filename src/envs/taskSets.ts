@@ -4,7 +4,7 @@
 // rollout, SFT-data and evaluation code therefore treat a mix exactly like a single family.
 import { mixSeeds } from '../util/seeds';
 import { codingFamily } from './coding/index';
-import { functionCallingFamily, routingFamily } from './functionCalling/family';
+import { functionCallingFamily, ROUTING_FAMILIES } from './functionCalling/family';
 import { serviceFamily } from './service/index';
 import type { Split } from './splits';
 import type { EnvFamily, Environment, EpisodeLimits, StepResult, TaskBase } from './types';
@@ -16,9 +16,9 @@ import type { TaskMixEntry, TaskSetName } from './taskSetNames';
 export function taskSetFamily(entry: Pick<TaskMixEntry, 'set' | 'level'>): EnvFamily {
   switch (entry.set) {
     case 'route4':
-      return routingFamily('route4') as EnvFamily;
+      return ROUTING_FAMILIES.route4 as EnvFamily;
     case 'route8':
-      return routingFamily('route8') as EnvFamily;
+      return ROUTING_FAMILIES.route8 as EnvFamily;
     case 'bfcl':
       return functionCallingFamily as EnvFamily;
     case 'service':
