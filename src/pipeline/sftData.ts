@@ -34,7 +34,9 @@ export function encodeSftConversations(conversations: readonly { messages: reado
   let longest = 0;
   let assistant = 0;
   for (const c of conversations) {
-    const shown = render(c.messages, c.tools);
+    // messages after the last assistant turn (the final tool result) train nothing: a rollout never tokenises them either
+    const last = c.messages.findLastIndex((m) => m.role === 'assistant');
+    const shown = render(c.messages.slice(0, last + 1), c.tools);
     const seq = encodeConversation(tok, shown.messages, shown.tools);
     if (seq.ids.length > maxTokens) {
       tooLong++;
