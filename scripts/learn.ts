@@ -60,7 +60,9 @@ async function main(): Promise<number> {
   const rt = new GpuRuntime(ctx);
   log(`adapter: ${describeContext(ctx)}`);
   if (args.out) writeFileSync(args.out, '');
-  const write = (obj: unknown) => args.out && appendFileSync(args.out, `${typeof obj === 'string' ? obj : JSON.stringify(obj)}\n`);
+  const write = (obj: unknown): void => {
+    if (args.out) appendFileSync(args.out, `${typeof obj === 'string' ? obj : JSON.stringify(obj)}\n`);
+  };
   const results: SeedResult[] = [];
   const t0 = performance.now();
   for (const seed of args.seeds) {

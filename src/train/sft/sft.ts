@@ -4,6 +4,7 @@
 // optimizer refuses non-finite gradients) and is reported; the weights stay the last good ones.
 import type { GpuRuntime } from '../../gpu/runtime';
 import { type EncodedDoc, type PackedRow, packDocuments, stackRows } from '../../data/packing';
+import { packSharedPrefixRows } from '../../data/sharedPrefixRows';
 import { planActivations, planBackwardScratch, releaseActivations, releaseBackwardScratch } from '../../model/activations';
 import { supervisedLoss, supervisedStep } from '../../model/trainStep';
 import type { GpuWeights } from '../../model/weights';
@@ -39,6 +40,13 @@ export interface SftConfig {
   seed: number;
   /** Pack several conversations per row (true) or one per row with padding (false). */
   pack: boolean;
+  /**
+   * Conversations with the same opening (system block: instructions and tools) hold it once per
+   * row, each conversation's rest as a branch attending to it (data/sharedPrefixRows.ts): the same
+   * loss and gradients as separate rows for far fewer tokens when the opening is most of a short
+   * conversation (routing: ~230 of ~300 tokens). Default false.
+   */
+  sharePrefix?: boolean;
 }
 
 export const DEFAULT_SFT: SftConfig = {
@@ -108,6 +116,28 @@ function paddingRow(T: number, padId: number): PackedRow {
   };
 }
 
+/** The token ids up to a conversation's second <|im_start|> (its system block), as a grouping key. */
+function openingKey(doc: EncodedDoc, imStart: number): string {
+  const second = doc.ids.indexOf(imStart, 1);
+  return doc.ids.slice(0, second < 0 ? doc.ids.length : second).join(',');
+}
+
+/** Rows where conversations with the same system block share it (groups in first-seen order, documents in their order). */
+export function sharedOpeningRows(docs: readonly EncodedDoc[], T: number, padId: number): PackedRow[] {
+  const imStart = docs[0]?.ids[0] ?? 0; // every conversation starts with <|im_start|>
+  const groups = new Map<string, number[]>();
+  docs.forEach((d, i) => {
+    const k = openingKey(d, imStart);
+    const g = groups.get(k);
+    if (g) g.push(i);
+    else groups.set(k, [i]);
+  });
+  const order = [...groups.values()];
+  const ordered = order.flat().map((i) => docs[i]);
+  const groupOf = order.flatMap((g, gi) => g.map(() => gi));
+  return packSharedPrefixRows(ordered, groupOf, { seqLen: T, padId, pack: true }).rows;
+}
+
 /** Non-padding tokens of a batch (padding positions have segment −1). */
 function processed(segments: Int32Array): number {
   let n = 0;
@@ -148,8 +178,9 @@ export async function trainSft(
 ): Promise<SftMetrics[]> {
   const { batchSize: B, seqLen: T } = cfg;
   const pack = { seqLen: T, padId: data.padId, pack: cfg.pack };
-  const trainRows = packDocuments(data.train, pack);
-  const heldRows = data.heldout?.length ? packDocuments(data.heldout, pack) : [];
+  const rowsOf = (docs: EncodedDoc[]) => (cfg.sharePrefix ? sharedOpeningRows(docs, T, data.padId) : packDocuments(docs, pack));
+  const trainRows = rowsOf(data.train);
+  const heldRows = data.heldout?.length ? rowsOf(data.heldout) : [];
   if (trainRows.length === 0) throw new Error('SFT: no training conversations');
   const sampler = new RowSampler(trainRows, B, T, cfg.seed);
   const acts = planActivations(rt, w.cfg, B, T, w.lora?.lora);
