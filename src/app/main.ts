@@ -1,5 +1,5 @@
 // The TabForge page: run configuration (shareable as a link), Start/Stop, progress, live SFT loss and
-// GRPO success/reward charts, held-out success rates, the run summary and a sample episode, plus
+// GRPO success/reward charts, test success rates, the run summary and a sample episode, plus
 // loading a model from files or a URL. Training runs in a GPU Worker (Comlink). URL parameters:
 // ?adapter=core|compatibility|auto, ?run=selfcheck, #config=<base64url JSON>&autostart=1 (share links).
 // `window.tabforge` lets headless drivers (npm run demo, Playwright) run the same thing; its runs show
@@ -105,8 +105,8 @@ async function initGpu(level: FeatureLevelChoice): Promise<AdapterReport | Worke
 
 // ---- runs -----------------------------------------------------------------------------------
 function showReference(seed: number): void {
-  // The held-out task the sample answers (routing task 0 of the heldout split), as the expert solves it.
-  void routingToolChats(1, seed, 'heldout').then(([chat]) => {
+  // The test task the sample answers (routing task 0 of the test split), as the expert solves it.
+  void routingToolChats(1, seed, 'test').then(([chat]) => {
     sample.show('reference', 'Expert reference for the same task', chat.messages.map((m) => ({ role: m.role, content: m.content, name: m.name })));
   });
 }
@@ -130,10 +130,10 @@ function onRunEvent(e: DemoEvent): void {
     }
     case 'eval':
       summary.addEval(e.label, e.success, e.total);
-      runLog.add(`${e.label}: ${e.success}/${e.total} held-out tasks solved, reward ${e.reward.toFixed(3)}`);
+      runLog.add(`${e.label}: ${e.success}/${e.total} test tasks solved, reward ${e.reward.toFixed(3)}`);
       break;
     case 'sample':
-      sample.show('model', `Trained model, held-out request (${e.success ? 'solved' : 'not solved'})`, parseSampleText(e.text));
+      sample.show('model', `Trained model, test request (${e.success ? 'solved' : 'not solved'})`, parseSampleText(e.text));
       break;
     case 'done':
       break;
