@@ -105,8 +105,8 @@ async function initGpu(level: FeatureLevelChoice): Promise<AdapterReport | Worke
 
 // ---- runs -----------------------------------------------------------------------------------
 function showReference(seed: number): void {
-  // The held-out task the sample answers (routing task 0 of the heldout split), as the expert solves it.
-  void routingToolChats(1, seed, 'heldout').then(([chat]) => {
+  // The held-out task the sample answers (routing task 0 of the test split), as the expert solves it.
+  void routingToolChats(1, seed, 'test').then(([chat]) => {
     sample.show('reference', 'Expert reference for the same task', chat.messages.map((m) => ({ role: m.role, content: m.content, name: m.name })));
   });
 }

@@ -5,7 +5,9 @@ import { Rng } from '../../util/rng';
 import { TEMPLATES } from './templates/index';
 import type { CodingTask, CodingTest } from './types';
 
-const SPLIT_SALT = { train: 0x1b873593, heldout: 0x5bd1e995 } as const;
+import { checkSplit, type Split } from '../splits';
+
+const SPLIT_SALT = { train: 0x1b873593, validation: 0x5bd1e995, test: 0x27d4eb2f } as const;
 
 /** True when `a` is JSON data that `b` (its JSON round trip) reproduces exactly (NaN, undefined, Infinity fail). */
 function survivesJson(a: unknown, b: unknown): boolean {
@@ -26,7 +28,8 @@ function jsonData(value: unknown, what: string): unknown {
 }
 
 /** The same (seed, index, split) always gives the same task. */
-export function generateCodingTask(seed: number, index: number, split: 'train' | 'heldout' = 'train'): CodingTask {
+export function generateCodingTask(seed: number, index: number, split: Split = 'train'): CodingTask {
+  checkSplit(split, 'generateCodingTask');
   const offset = new Rng(seed).int(0, TEMPLATES.length - 1);
   const template = TEMPLATES[(index + offset) % TEMPLATES.length];
   const rng = new Rng((seed ^ SPLIT_SALT[split] ^ Math.imul(index + 1, 0x9e3779b1)) >>> 0);

@@ -31,8 +31,8 @@ describe('coding templates', () => {
   it('generates the same task from the same (seed, index, split), and other tasks otherwise', () => {
     const a = generateCodingTask(42, 17, 'train');
     expect(JSON.stringify(generateCodingTask(42, 17, 'train'))).toBe(JSON.stringify(a));
-    expect(generateCodingTask(42, 17, 'heldout').id).not.toBe(a.id);
-    expect(JSON.stringify(generateCodingTask(42, 17, 'heldout').hiddenTests)).not.toBe(JSON.stringify(a.hiddenTests));
+    expect(generateCodingTask(42, 17, 'test').id).not.toBe(a.id);
+    expect(JSON.stringify(generateCodingTask(42, 17, 'test').hiddenTests)).not.toBe(JSON.stringify(a.hiddenTests));
     expect(JSON.stringify(generateCodingTask(43, 17, 'train'))).not.toBe(JSON.stringify(a));
   });
 
@@ -60,7 +60,7 @@ describe('coding templates', () => {
   });
 
   it('generates thousands of tasks without a template error', () => {
-    for (let i = 0; i < 2000; i++) generateCodingTask(1000 + (i % 13), i, i % 3 === 0 ? 'heldout' : 'train');
+    for (let i = 0; i < 2000; i++) generateCodingTask(1000 + (i % 13), i, i % 3 === 0 ? 'test' : 'train');
   });
 
   it('reference solutions pass every test and buggy attempts fail a public example (sandboxed)', async () => {

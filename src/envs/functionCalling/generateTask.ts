@@ -4,7 +4,8 @@
 import type { ToolSpec } from '../types';
 import { Rng } from '../../util/rng';
 import { CATALOGUE, OPEN_REQUESTS, type CatalogueFunction, type Scenario } from './catalogue';
-import { canonicalJson, taskSeed } from './seeding';
+import { canonicalJson } from '../../util/canonicalJson';
+import { splitTaskSeed, type Split } from '../splits';
 import type { CatalogueCategory, FunctionCallingTask, GroundTruthCall } from './types';
 
 /** Short system instruction; the tool schemas are rendered into the system block by the chat template. */
@@ -130,8 +131,8 @@ function draftFor(rng: Rng, category: CatalogueCategory): Draft {
 }
 
 /** Deterministic: the same (seed, index, split, options) always gives the same task. */
-export function generateFunctionCallingTask(seed: number, index: number, split: 'train' | 'heldout', options: GenerateOptions = {}): FunctionCallingTask {
-  const rng = new Rng(taskSeed(seed, index, split));
+export function generateFunctionCallingTask(seed: number, index: number, split: Split, options: GenerateOptions = {}): FunctionCallingTask {
+  const rng = new Rng(splitTaskSeed(seed, index, split));
   const category = options.category ?? sampleCategory(rng);
   const draft = draftFor(rng, category);
   const tools: ToolSpec[] = rng.shuffle(draft.offered).map((f) => structuredClone(f.tool));

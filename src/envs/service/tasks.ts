@@ -3,7 +3,8 @@
 // Categories rotate with the index so every slice of tasks covers all seven.
 
 import { Rng } from '../../util/rng';
-import { mixSeed } from './canonical';
+import { mixSeeds } from '../../util/seeds';
+import { splitTaskSeed, type Split } from '../splits';
 import { cloneDatabase, randomAddress, roundMoney, seedDatabase } from './database';
 import { executeTool } from './tools';
 import {
@@ -201,13 +202,13 @@ function goldReplays(db: Database, actions: WriteAction[]): boolean {
 }
 
 /** Deterministic task for (seed, index, split); train and heldout draw from disjoint seed streams. */
-export function generateServiceTask(seed: number, index: number, split: 'train' | 'heldout'): ServiceTask {
+export function generateServiceTask(seed: number, index: number, split: Split): ServiceTask {
   const category = SERVICE_CATEGORIES[((index % SERVICE_CATEGORIES.length) + SERVICE_CATEGORIES.length) % SERVICE_CATEGORIES.length];
-  const base = mixSeed(seed, index, split === 'train' ? 0x7472 : 0x686f);
+  const base = splitTaskSeed(seed, index, split, 0x5e4c);
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    const dbSeed = mixSeed(base, attempt, 11);
+    const dbSeed = mixSeeds(base, attempt, 11);
     const db = seedDatabase(dbSeed);
-    const rng = new Rng(mixSeed(base, attempt, 23));
+    const rng = new Rng(mixSeeds(base, attempt, 23));
     const draft = category === 'transfer' ? buildForbidden(db, rng) : BUILDERS[category](db, rng);
     if (!draft || !goldReplays(db, draft.goldActions)) continue;
     const hint = draft.order ? uniqueProductOf(db, draft.user, draft.order) : '';
@@ -217,7 +218,7 @@ export function generateServiceTask(seed: number, index: number, split: 'train' 
       id: `service-${split}-${seed}-${index}`,
       category,
       dbSeed,
-      userSeed: mixSeed(base, attempt, 37),
+      userSeed: mixSeeds(base, attempt, 37),
       user: {
         userId: draft.user.user_id,
         email: draft.user.email,
