@@ -17,6 +17,19 @@ export const functionCallingFamily: EnvFamily<FunctionCallingTask> = {
   defaultWeights: DEFAULT_WEIGHTS,
 };
 
+/**
+ * The BFCL-style mix over functions no train or validation task offers (catalogue/toolSplits.ts):
+ * 'validation' asks for 4 held-out functions (choose settings), 'test' for 4 others (report);
+ * 'train' throws — the unseen-tools set is never trained on.
+ */
+export const unseenToolsFamily: EnvFamily<FunctionCallingTask> = {
+  name: 'function-calling',
+  generateTask: (seed, index, split) => generateFunctionCallingTask(seed, index, split, { tools: 'unseen' }),
+  createEnv: (limits, weights) => new FunctionCallingEnv(limits, weights),
+  expertPolicy: functionCallingExpert,
+  defaultWeights: DEFAULT_WEIGHTS,
+};
+
 function routingFamilyOf(level: RoutingLevel): EnvFamily<FunctionCallingTask> {
   return {
     name: 'function-calling',

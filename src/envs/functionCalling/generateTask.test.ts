@@ -6,6 +6,8 @@ import { CATALOGUE } from './catalogue';
 import { generateFunctionCallingTask, toolsUnrelatedTo } from './generateTask';
 import { generateRoutingTask } from './routingTask';
 import { GENERATED_CATEGORIES } from './types';
+import { SPLITS } from '../splits';
+import { TRAIN_TOOLS, UNSEEN_TOOL_NAMES } from './catalogue/toolSplits';
 
 describe('task generators', () => {
   it('same seed, index and split → the same task; other inputs → other tasks', () => {
@@ -34,8 +36,8 @@ describe('task generators', () => {
     const rng = new Rng(17);
     for (const fn of CATALOGUE) {
       const requests = new Set<string>();
-      for (let k = 0; k < 40; k++) {
-        const s = fn.sample(rng);
+      for (let k = 0; k < 60; k++) {
+        const s = fn.sample(rng, SPLITS[k % 3]);
         requests.add(s.request.replace(/[\d.]+/g, '#'));
         const call = { name: fn.tool.function.name, arguments: s.args };
         expect(validateCall([fn.tool], call).errors, `${fn.tool.function.name}: ${s.request}`).toEqual([]);
@@ -89,5 +91,24 @@ describe('task generators', () => {
         for (const f of offered) expect(f.domain).not.toBe(wanted.domain);
       }
     }
+  });
+
+  it('unseen-tools sets ask only for held-out functions; seen-tools tasks never offer one; no train split', () => {
+    const heldOut = new Set([...UNSEEN_TOOL_NAMES.validation, ...UNSEEN_TOOL_NAMES.test]);
+    expect(TRAIN_TOOLS.length + heldOut.size).toBe(CATALOGUE.length);
+    for (let i = 0; i < 300; i++) {
+      for (const split of SPLITS) {
+        const t = generateFunctionCallingTask(4, i, split);
+        for (const tool of t.tools) expect(heldOut.has(tool.function.name), `${split} task offers ${tool.function.name}`).toBe(false);
+      }
+      for (const split of ['validation', 'test'] as const) {
+        const t = generateFunctionCallingTask(4, i, split, { tools: 'unseen' });
+        const other = split === 'test' ? UNSEEN_TOOL_NAMES.validation : UNSEEN_TOOL_NAMES.test;
+        for (const tool of t.tools) expect(other.includes(tool.function.name), `${split} unseen task offers ${tool.function.name}`).toBe(false);
+        for (const call of t.groundTruth) expect(UNSEEN_TOOL_NAMES[split]).toContain(Object.keys(call)[0]);
+        if (t.category === 'irrelevance') expect(t.tools.some((x) => UNSEEN_TOOL_NAMES[split].includes(x.function.name))).toBe(true);
+      }
+    }
+    expect(() => generateFunctionCallingTask(4, 0, 'train', { tools: 'unseen' })).toThrow(/unseen-tools set has no train split/);
   });
 });
