@@ -48,6 +48,16 @@ export function partitionPool<T>(pool: readonly T[], salt: string, key: (item: T
   return { train: items.slice(0, nTrain), validation: items.slice(nTrain, nTrain + nValidation), test: items.slice(nTrain + nValidation) };
 }
 
+/**
+ * Cuts a hand-written phrasing list by position: the last item → test, the one before →
+ * validation, the rest → train (append new phrasings before the last two to grow train).
+ * Needs ≥ 3 items (`what` names the list in the error).
+ */
+export function cutByPosition<T>(list: readonly T[], what: string): SplitLists<T> {
+  if (list.length < 3) throw new Error(`${what}: a phrasing list needs ≥ 3 entries (train, validation, test); got ${list.length}`);
+  return { train: list.slice(0, -2), validation: list.slice(-2, -1), test: list.slice(-1) };
+}
+
 /** Per-split salts of the task streams (the content pools already differ per split; this only keeps the streams unrelated). */
 const SPLIT_SALT: Readonly<Record<Split, number>> = { train: 0x7a11, validation: 0x5a1d, test: 0x7e57 };
 

@@ -11,7 +11,7 @@
 // Simulated tool RESULTS draw from the train parts only, so no test value reaches a train trajectory.
 import { hashString } from '../../../util/seeds';
 import type { Rng } from '../../../util/rng';
-import { partitionPool, type Split, type SplitLists } from '../../splits';
+import { cutByPosition, partitionPool, type Split, type SplitLists } from '../../splits';
 import type { AcceptableValues } from '../types';
 
 /** A city with the country it is in (both forms are accepted as a location). */
@@ -284,15 +284,9 @@ export function fill(template: string, vars: Record<string, string | number>): s
   });
 }
 
-/**
- * The phrasings of `split` among a sentence template list, cut by position: the last → test, the
- * one before → validation, the rest → train. Needs ≥ 3 templates (a catalogue bug otherwise).
- */
+/** The phrasings of `split` among a sentence template list, cut by position (last → test, the one before → validation, the rest → train). */
 export function phrasingsOf(templates: readonly string[], split: Split): readonly string[] {
-  if (templates.length < 3) throw new Error(`a catalogue template list needs ≥ 3 phrasings (train, validation, test); got ${templates.length}: ${templates[0]}`);
-  if (split === 'test') return templates.slice(-1);
-  if (split === 'validation') return templates.slice(-2, -1);
-  return templates.slice(0, -2);
+  return cutByPosition(templates, `catalogue phrasings "${templates[0]}"`)[split];
 }
 
 /** Picks one of the split's phrasings and fills it; templates start with a common word so they can be joined. */
