@@ -14,6 +14,7 @@ import { nodeGpu } from '../src/gpu/nodeGpu';
 import { GpuRuntime } from '../src/gpu/runtime';
 import { modelToSafetensors } from '../src/model/checkpointIO';
 import { PRESETS } from '../src/model/config';
+import { taskSetName } from '../src/envs/taskMix';
 import { runSftRlComparison } from '../src/pipeline/comparison';
 import type { EvalSummary } from '../src/pipeline/evalSummary';
 import { formatRate } from '../src/pipeline/evalSummary';
@@ -67,7 +68,7 @@ async function main(): Promise<number> {
   const t0 = performance.now();
   for (const seed of args.seeds) {
     const cfg = learningConfig({ ...args.options, seed });
-    log(`seed ${seed}: ${cfg.tasks.map((t) => t.set + (t.level ? ` level ${t.level}` : '')).join(' + ')}, preset ${cfg.preset}`);
+    log(`seed ${seed}: ${cfg.tasks.map((t) => taskSetName(t)).join(' + ')}, preset ${cfg.preset}`);
     write({ kind: 'config', seed, config: cfg });
     const hooks: PipelineHooks = {
       log: (line) => log(`[seed ${seed}] ${line}`),

@@ -4,13 +4,13 @@ import { parseLearnArgs } from './learnArgs';
 
 describe('parseLearnArgs', () => {
   it('reads the documented flags into the pipeline options', () => {
-    const a = parseLearnArgs(['--family', 'function-calling', '--set', 'route4', '--preset', 'tiny', '--steps', '12', '--out=m.jsonl', '--lr', '3e-3', '--group', '8', '--kl', '0.02', '--credit', 'trajectory', '--eval-every', '10', '--sft-examples', '64', '--seeds', '1,2,3', '--no-compare']);
-    expect(a.options).toMatchObject({ preset: 'tiny', rlSteps: 12, lr: 3e-3, groupSize: 8, klCoef: 0.02, credit: 'trajectory', evalEvery: 10, sftExamples: 64, seed: 1, tasks: [{ set: 'route4', weight: 1 }] });
+    const a = parseLearnArgs(['--family', 'function-calling', '--level', 'route4', '--preset', 'tiny', '--steps', '12', '--out=m.jsonl', '--lr', '3e-3', '--group', '8', '--kl', '0.02', '--credit', 'trajectory', '--eval-every', '10', '--sft-examples', '64', '--seeds', '1,2,3', '--no-compare']);
+    expect(a.options).toMatchObject({ preset: 'tiny', rlSteps: 12, lr: 3e-3, groupSize: 8, klCoef: 0.02, credit: 'trajectory', evalEvery: 10, sftExamples: 64, seed: 1, tasks: [{ family: 'function-calling', level: 'route4', weight: 1 }] });
     expect(a).toMatchObject({ family: 'function-calling', out: 'm.jsonl', seeds: [1, 2, 3], compare: false });
     const cfg = learningConfig(a.options); // what the CLI runs: a valid pipeline config
     expect(cfg.stages.map((s) => s.kind)).toEqual(['sft', 'eval', 'eval', 'grpo', 'eval']);
-    expect(parseLearnArgs(['--family', 'service']).options.tasks).toEqual([{ set: 'service', level: 1, weight: 1 }]);
-    expect(parseLearnArgs(['--family', 'all']).options.tasks.map((t) => t.set)).toEqual(['route8', 'service', 'coding']);
+    expect(parseLearnArgs(['--family', 'service']).options.tasks).toEqual([{ family: 'service', weight: 1 }]);
+    expect(parseLearnArgs(['--family', 'all']).options.tasks.map((t) => t.family)).toEqual(['function-calling', 'service', 'coding']);
   });
 
   it('rejects what it cannot run, saying why', () => {
@@ -25,7 +25,8 @@ describe('parseLearnArgs', () => {
     expect(() => parseLearnArgs(['--family', 'function-calling', '--bogus'])).toThrow(/Unknown option '--bogus'/);
     expect(() => parseLearnArgs(['--family', 'function-calling', '--steps', '1', '--steps', '2'])).toThrow(/--steps is given twice/);
     expect(() => parseLearnArgs(['--family', 'function-calling', '--seeds', '1,1'])).toThrow(/listed twice/);
-    expect(() => parseLearnArgs(['--family', 'all', '--set', 'route4'])).toThrow(/--family all the mix is fixed/);
+    expect(() => parseLearnArgs(['--family', 'all', '--level', 'route4'])).toThrow(/--family all the mix is fixed/);
+    expect(() => parseLearnArgs(['--family', 'service', '--level', 'route4'])).toThrow(/--level must be one of retail/);
   });
 
   it('allows --help alone', () => {

@@ -4,7 +4,8 @@
 // a flag given twice is refused rather than silently keeping the last.
 import { parseArgs } from 'node:util';
 import { CREDIT_SCHEMES, type CreditScheme } from '../../src/pipeline/config';
-import { TASK_SETS, type TaskMixEntry, type TaskSetName } from '../../src/envs/taskSetNames';
+import type { TaskMixEntry } from '../../src/envs/taskMix';
+import { TASK_SETS } from '../../src/envs/taskSets';
 import { type LearningOptions, ROUTING_LEARNING } from '../../src/pipeline/presets';
 
 export const LEARN_FAMILIES = ['function-calling', 'service', 'coding', 'all'] as const;
@@ -29,8 +30,7 @@ export interface LearnArgs {
 
 export const LEARN_USAGE = `usage: npm run learn -- --family function-calling|service|coding|all [options]
   --family F           task family: function-calling (default task set route8), service, coding, or all (a mix)
-  --set S              task set instead of the family's default: ${TASK_SETS.join(', ')}
-  --level L            difficulty level of the task set (service, coding)
+  --level L            the family's task set (default: the first): ${TASK_SETS.map((t) => `${t.family} ${t.level}`).join(', ')}
   --preset P           nano (default), tiny, small
   --seed S | --seeds 1,2,3   run seed(s); several seeds → mean and range in the last line
   --sft-examples N     verified expert conversations in the fixed SFT set (train split)
@@ -56,15 +56,15 @@ export const LEARN_USAGE = `usage: npm run learn -- --family function-calling|se
 /** The default task mix of a family. */
 export function familyTasks(family: LearnFamily): TaskMixEntry[] {
   switch (family) {
-    case 'function-calling': return [{ set: 'route8', weight: 1 }];
-    case 'service': return [{ set: 'service', level: 1, weight: 1 }];
-    case 'coding': return [{ set: 'coding', level: 1, weight: 1 }];
-    case 'all': return [{ set: 'route8', weight: 1 }, { set: 'service', level: 1, weight: 1 }, { set: 'coding', level: 1, weight: 1 }];
+    case 'function-calling': return [{ family: 'function-calling', level: 'route8', weight: 1 }];
+    case 'service': return [{ family: 'service', weight: 1 }];
+    case 'coding': return [{ family: 'coding', weight: 1 }];
+    case 'all': return [{ family: 'function-calling', level: 'route8', weight: 1 }, { family: 'service', weight: 1 }, { family: 'coding', weight: 1 }];
   }
 }
 
 const FLAGS = {
-  family: { type: 'string' }, set: { type: 'string' }, level: { type: 'string' }, preset: { type: 'string' },
+  family: { type: 'string' }, level: { type: 'string' }, preset: { type: 'string' },
   seed: { type: 'string' }, seeds: { type: 'string' },
   'sft-examples': { type: 'string' }, 'sft-steps': { type: 'string' }, 'sft-lr': { type: 'string' }, 'sft-batch': { type: 'string' },
   steps: { type: 'string' }, 'tasks-per-step': { type: 'string' }, group: { type: 'string' }, lr: { type: 'string' }, kl: { type: 'string' },
@@ -110,13 +110,10 @@ export function parseLearnArgs(argv: readonly string[]): LearnArgs {
   if (v.family === undefined) throw new Error(`--family is required\n${LEARN_USAGE}`);
   args.family = oneOf('family', v.family, LEARN_FAMILIES);
   o.tasks = familyTasks(args.family);
-  if (v.set !== undefined) {
-    if (args.family === 'all') throw new Error('--set picks one task set; with --family all the mix is fixed (route8 + service + coding)');
-    o.tasks = [{ set: oneOf<TaskSetName>('set', v.set, TASK_SETS), weight: 1 }];
-  }
   if (v.level !== undefined) {
-    const level = integer('level', v.level, 1);
-    o.tasks = o.tasks.map((t) => (t.set === 'service' || t.set === 'coding' ? { ...t, level } : t));
+    if (args.family === 'all') throw new Error('--level picks one task set of one family; with --family all the mix is fixed (route8 + service + coding)');
+    const levels = TASK_SETS.filter((t) => t.family === args.family).map((t) => t.level);
+    o.tasks = [{ family: args.family as TaskMixEntry['family'], level: oneOf('level', v.level, levels), weight: 1 }];
   }
   if (v.preset !== undefined) o.preset = oneOf('preset', v.preset, ['nano', 'tiny', 'small'] as const);
   if (v.seed !== undefined && v.seeds !== undefined) throw new Error('give --seed or --seeds, not both');

@@ -5,7 +5,7 @@
 // Families are mixed by given shares and the kept conversations exported as HF chat JSONL.
 import type { EnvFamily, EpisodeLimits, Policy, TaskBase } from '../envs/types';
 import { FULL_REWARD_TOTAL, runEpisode, type Episode } from '../eval/rollout';
-import { hashString, mixSeeds } from '../eval/seeds';
+import { hashString, mixSeeds } from '../util/seeds';
 import { Rng } from '../util/rng';
 import { toHfConversation, type ChatConversation } from './chatJsonl';
 import { computeSynthStats, type SynthStats } from './synthStats';

@@ -1,86 +1,46 @@
-// Task-set names (the pipeline config's) → environment families, and a task MIX as one family: its
-// generateTask draws each task's set from the mix weights (a deterministic function of seed and
-// index), and its environment dispatches each episode to the env of the task's own family. The
-// rollout, SFT-data and evaluation code therefore treat a mix exactly like a single family.
-import { mixSeeds } from '../util/seeds';
+// Every task set by (family, level): the name the CLI (`npm run tasks`, `npm run learn`) and the
+// pipeline config use. A level is one task set of a family; each has train / validation / test
+// splits disjoint by construction (src/envs/splits.ts), except the unseen-tools set, which has no
+// train split (it measures functions never trained on).
 import { codingFamily } from './coding/index';
-import { functionCallingFamily, ROUTING_FAMILIES } from './functionCalling/family';
+import { functionCallingFamily, ROUTING_FAMILIES, unseenToolsFamily } from './functionCalling/family';
 import { serviceFamily } from './service/index';
-import type { Split } from './splits';
-import type { EnvFamily, Environment, EpisodeLimits, StepResult, TaskBase } from './types';
+import { SPLITS, type Split } from './splits';
+import type { EnvFamily } from './types';
 
-export { TASK_SETS, type TaskMixEntry, type TaskSetName } from './taskSetNames';
-import type { TaskMixEntry, TaskSetName } from './taskSetNames';
+export { TASK_FAMILY_NAMES, type TaskFamilyName } from './familyNames';
+import type { TaskFamilyName } from './familyNames';
 
-/** The environment family behind a task set (levels: where the set has them). */
-export function taskSetFamily(entry: Pick<TaskMixEntry, 'set' | 'level'>): EnvFamily {
-  switch (entry.set) {
-    case 'route4':
-      return ROUTING_FAMILIES.route4 as EnvFamily;
-    case 'route8':
-      return ROUTING_FAMILIES.route8 as EnvFamily;
-    case 'bfcl':
-      return functionCallingFamily as EnvFamily;
-    case 'service':
-      return serviceFamily as EnvFamily;
-    case 'coding':
-      return codingFamily as EnvFamily;
-  }
+export interface TaskSet {
+  family: TaskFamilyName;
+  level: string;
+  /** One line for help texts. */
+  description: string;
+  /** The splits this set has. */
+  splits: readonly Split[];
+  envFamily: EnvFamily;
 }
 
-/** A task of a mix remembers which entry of the mix it came from. */
-type MixTask = TaskBase & { taskSet?: TaskSetName };
+const set = (family: TaskFamilyName, level: string, description: string, envFamily: EnvFamily, splits: readonly Split[] = SPLITS): TaskSet => ({ family, level, description, splits, envFamily });
 
-/** The mix entry of task `index`: weighted by the entries' weights, fixed by (seed, index, split). */
-export function mixEntryIndex(mix: readonly TaskMixEntry[], seed: number, index: number, split: Split): number {
-  if (mix.length === 1) return 0;
-  const total = mix.reduce((a, e) => a + e.weight, 0);
-  let u = (mixSeeds(seed, index, split.length, 0x6d1c) / 2 ** 32) * total;
-  for (let i = 0; i < mix.length; i++) {
-    u -= mix[i].weight;
-    if (u < 0 && mix[i].weight > 0) return i;
-  }
-  return mix.findLastIndex((e) => e.weight > 0);
-}
+/** All task sets; the first level of each family is its default. */
+export const TASK_SETS: readonly TaskSet[] = [
+  set('function-calling', 'bfcl', 'BFCL-style mix (simple, multiple, parallel, parallel_multiple, irrelevance) over the 20 train tools', functionCallingFamily as EnvFamily),
+  set('function-calling', 'bfcl-unseen-tools', 'the BFCL-style mix over held-out functions never offered in training (validation: 4, test: 4 others)', unseenToolsFamily as EnvFamily, ['validation', 'test']),
+  set('function-calling', 'route4', 'routing: one of 4 short tools (weather, time, price, define), single turn', ROUTING_FAMILIES.route4 as EnvFamily),
+  set('function-calling', 'route8', 'routing: one of 8 short tools in 4 value-type pairs, single turn', ROUTING_FAMILIES.route8 as EnvFamily),
+  set('function-calling', 'route8-multi', 'route8 where 35 % of requests need two calls', ROUTING_FAMILIES['route8-multi'] as EnvFamily),
+  set('service', 'retail', 'τ-bench-style retail customer service with a simulated user, multi-turn', serviceFamily as EnvFamily),
+  set('coding', 'functions', 'write a JavaScript function from a specification; run_tests, then submit', codingFamily as EnvFamily),
+];
 
-/**
- * One family over a task mix. A single-entry mix is that entry's family unchanged. Several entries:
- * task i is task i of the entry chosen for it (so each family's stream and its split pools stay the
- * family's own), environments dispatch on the task's family, rewards keep each family's weights.
- */
-export function mixFamily(mix: readonly TaskMixEntry[]): EnvFamily {
-  const families = mix.map((e) => taskSetFamily(e));
-  if (families.length === 1) return families[0];
-  const byName = new Map<string, EnvFamily>();
-  for (const f of families) byName.set(f.name, f);
-  const familyOf = (task: MixTask): EnvFamily => {
-    const i = mix.findIndex((e) => e.set === task.taskSet);
-    return i >= 0 ? families[i] : byName.get(task.family)!;
-  };
-  return {
-    name: families[0].name, // not used to pick envs: mixEnv dispatches per task
-    generateTask(seed, index, split) {
-      const i = mixEntryIndex(mix, seed, index, split);
-      return { ...families[i].generateTask(seed, index, split), taskSet: mix[i].set } as MixTask;
-    },
-    createEnv: (limits, weights) => mixEnv(familyOf, limits, weights),
-    expertPolicy: (task, seed) => familyOf(task).expertPolicy(task, seed),
-    defaultWeights: {}, // each family's env applies its own weights
-  };
-}
 
-/** An environment that becomes the env of each task's family at reset. */
-function mixEnv(familyOf: (task: MixTask) => EnvFamily, limits?: Partial<EpisodeLimits>, weights?: Partial<Record<string, number>>): Environment {
-  let env: Environment | null = null;
-  return {
-    family: 'function-calling',
-    reset(task: TaskBase) {
-      env = familyOf(task).createEnv(limits, weights);
-      return env.reset(task);
-    },
-    step(text: string): Promise<StepResult> {
-      if (!env) throw new Error('mix environment: step() before reset()');
-      return env.step(text);
-    },
-  };
+/** The task set of `family` at `level` (default: the family's first level); a clear error naming the choices otherwise. */
+export function taskSet(family: string, level?: string): TaskSet {
+  const sets = TASK_SETS.filter((s) => s.family === family);
+  if (sets.length === 0) throw new Error(`unknown family ${JSON.stringify(family)}; use one of ${[...new Set(TASK_SETS.map((t) => t.family))].join(', ')}`);
+  if (level === undefined) return sets[0];
+  const found = sets.find((s) => s.level === level);
+  if (found === undefined) throw new Error(`family ${family} has no level ${JSON.stringify(level)}; use one of ${sets.map((s) => s.level).join(', ')}`);
+  return found;
 }

@@ -2,10 +2,10 @@
 // summarised as success rate, pass@k, mean reward per component, per-category breakdown and mean
 // turns. Deterministic: task i is family.generateTask(seed, i, split) and sample j of it gets the
 // policy seed mixSeeds(seed, hash(family), i, j), whatever the concurrency.
-import type { EnvFamily, EpisodeLimits, Policy, TaskBase } from '../envs/types';
+import type { EnvFamily, EpisodeLimits, Policy, Split, TaskBase } from '../envs/types';
 import { meanPassAtK } from './passAtK';
 import { runEpisode, type Episode, type EpisodeEnd } from './rollout';
-import { hashString, mixSeeds } from './seeds';
+import { hashString, mixSeeds } from '../util/seeds';
 
 /** Builds the policy for one sample of one task (a model policy ignores the task; an expert reads it). */
 export type PolicyFactory<T extends TaskBase = TaskBase> = (task: T, sampleSeed: number) => Policy;
@@ -26,8 +26,8 @@ export interface EvaluateOptions {
   n: number;
   /** Run seed: picks the tasks and the policy seeds. */
   seed: number;
-  /** Which split the tasks come from; evaluation normally uses 'heldout'. */
-  split?: 'heldout' | 'train';
+  /** Which split the tasks come from: 'test' (default) for reported figures, 'validation' for choosing settings. */
+  split?: Split;
   /** pass@k to report (default 1). */
   k?: number;
   /** Episodes per task, each with its own policy seed (default k; must be ≥ k). */
@@ -65,7 +65,7 @@ export interface EvalReport {
   /** Family name. */
   family: TaskBase['family'];
   /** Split the tasks came from. */
-  split: 'heldout' | 'train';
+  split: Split;
   /** Run seed. */
   seed: number;
   /** Number of tasks. */
@@ -125,7 +125,7 @@ function checkOptions(opts: EvaluateOptions, k: number, samples: number): void {
 }
 
 /** Summarises episodes (task-major, `samples` per task) into a report. */
-export function summarize(family: TaskBase['family'], episodes: readonly Episode[], samples: number, k: number, split: 'heldout' | 'train', seed: number): EvalReport {
+export function summarize(family: TaskBase['family'], episodes: readonly Episode[], samples: number, k: number, split: Split, seed: number): EvalReport {
   const perTask: { category: string; n: number; c: number }[] = [];
   for (let i = 0; i < episodes.length; i += samples) {
     const group = episodes.slice(i, i + samples);
@@ -166,7 +166,7 @@ export async function evaluate<T extends TaskBase>(family: EnvFamily<T>, policyF
   const k = opts.k ?? 1;
   const samples = opts.samples ?? k;
   checkOptions(opts, k, samples);
-  const split = opts.split ?? 'heldout';
+  const split = opts.split ?? 'test';
   const familySalt = hashString(family.name);
   const tasks = Array.from({ length: opts.n }, (_, i) => family.generateTask(opts.seed, i, split));
   const total = opts.n * samples;

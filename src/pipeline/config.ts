@@ -5,7 +5,7 @@
 // special-cased: routing is one task set among the others (taskSets.ts).
 // DOM-free and GPU-free, so the page's main thread and share links can import it.
 import { z } from 'zod';
-import { TASK_SETS } from '../envs/taskSetNames';
+import { TASK_FAMILY_NAMES } from '../envs/familyNames';
 
 /** Config format version; bumped when a saved config (checkpoint, share link) would mean something else. */
 export const PIPELINE_CONFIG_VERSION = 1;
@@ -24,9 +24,11 @@ const int = (min: number, max: number) => z.number().int({ error: 'must be a who
 const num = (min: number, max: number) => z.number().finite({ error: 'must be a finite number' }).min(min, { error: `must be at least ${min}` }).max(max, { error: `must be at most ${max}` });
 
 /** One entry of a task mix: a task set, its difficulty level (where the set has levels) and its share. */
+/** One entry of a task mix: a family, its level (task set; default the family's first, see envs/taskSets.ts) and its share. */
 export const taskMixEntrySchema = z.object({
-  set: z.enum(TASK_SETS, { error: `must be one of ${TASK_SETS.join(', ')}` }),
-  level: int(1, 10).optional(),
+  family: z.enum(TASK_FAMILY_NAMES, { error: `must be one of ${TASK_FAMILY_NAMES.join(', ')}` }),
+  /** Checked against the family's levels when the run starts (envs/taskSets.ts names them). */
+  level: z.string().min(1).max(64).optional(),
   weight: num(0, 1e6).default(1),
 }).strict();
 

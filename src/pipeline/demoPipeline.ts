@@ -4,8 +4,7 @@
 // evaluation) run by the general runner → a few TEST episodes from the final model. Progress
 // events stream to the caller; every stage is seeded. A model the user loaded goes through the
 // same path (`initial`).
-import type { TaskSetName } from '../envs/taskSetNames';
-import { taskSetFamily } from '../envs/taskSets';
+import { entryFamily, type TaskMixEntry } from '../envs/taskMix';
 import type { GpuRuntime } from '../gpu/runtime';
 import { type ModelConfig, PRESETS, type PresetName } from '../model/config';
 import { assertConfigFits, assertPresetFits } from '../model/fit';
@@ -26,8 +25,8 @@ export interface DemoOptions {
   preset: PresetName;
   /** Seeds the init, the SFT data, the task streams and sampling. */
   seed: number;
-  /** The task set trained and evaluated. */
-  taskSet: TaskSetName;
+  /** The task set trained and evaluated (a function-calling routing level: single-turn episodes a nano model holds). */
+  taskSet: TaskMixEntry['level'] & string;
   /** Verified expert conversations in the fixed SFT set. */
   sftExamples: number;
   /** SFT optimizer steps. */
@@ -109,7 +108,7 @@ export interface DemoSummary {
   /** What was trained: "preset nano" or "loaded: <source>". */
   model: string;
   preset: PresetName;
-  taskSet: TaskSetName;
+  taskSet: string;
   parameters: number;
   selfCheckFailures: number;
   /** SFT loss at the first and the last step (NaN without SFT steps). */
@@ -142,7 +141,7 @@ export function grpoProgress(r: RlStepRecord, totalSteps: number, groups: number
 /** The pipeline config the demo runs. */
 export function demoConfig(opts: DemoOptions): PipelineConfig {
   return learningConfig({
-    ...ROUTING_LEARNING, preset: opts.preset, seed: opts.seed, tasks: [{ set: opts.taskSet, weight: 1 }],
+    ...ROUTING_LEARNING, preset: opts.preset, seed: opts.seed, tasks: [{ family: 'function-calling', level: opts.taskSet, weight: 1 }],
     sftExamples: opts.sftExamples, sftSteps: opts.sftSteps, rlSteps: opts.rlSteps, tasksPerStep: opts.tasksPerStep, groupSize: opts.groupSize,
     evalN: opts.evalTasks, evalEvery: 0, evalBefore: opts.evalBefore ?? false,
   });
@@ -229,7 +228,7 @@ export async function runDemo(rt: GpuRuntime, opts: DemoOptions, emit: (e: DemoE
 
 /** Test tasks 0 … k−1 played greedily: "user: …\nassistant: …\ntool: …" (the system block with the tools is left out). */
 async function sampleEpisodes(rt: GpuRuntime, w: GpuWeights, cfg: PipelineConfig, k: number): Promise<{ text: string; success: boolean }[]> {
-  const family = taskSetFamily(cfg.tasks[0]);
+  const family = entryFamily(cfg.tasks[0]);
   const tasks = Array.from({ length: k }, (_, i) => family.generateTask(cfg.seed, i, 'test'));
   const trajs = await rolloutBatch({ family, tasks, tokenizer: tokenizerFor(w.cfg), generator: modelTurnGenerator(rt, w, GREEDY), config: rolloutConfig(cfg, 1, 0), seed: cfg.seed, policyVersion: 0 });
   return trajs.map((t) => ({ text: t.messages.filter((m) => m.role !== 'system').map((m) => `${m.role}: ${m.content}`).join('\n'), success: t.success }));

@@ -1,7 +1,6 @@
 // An eval stage's report: per task set the success rate with its Wilson 95 % interval, n and seeds,
 // mean reward and components, per-tool / per-category rates, episode shape (turns, tokens,
 // truncation), and the cheap baselines scored on the same tasks beside the model.
-import type { TaskSetName } from '../envs/taskSetNames';
 import { wilsonInterval } from '../eval/intervals';
 import type { EvalStageConfig } from './config';
 import type { EpisodeRecord } from './evaluation';
@@ -16,7 +15,8 @@ export interface RateWithInterval {
 }
 
 export interface TaskSetSummary extends RateWithInterval {
-  taskSet: TaskSetName;
+  /** "function-calling/route8". */
+  taskSet: string;
   meanReward: number;
   components: Record<string, number>;
   /** Rate per breakdown key (tool, tool pair, category). */

@@ -7,12 +7,12 @@ import type { Split } from '../envs/splits';
 import type { EnvFamily, TaskBase } from '../envs/types';
 import type { Tokenizer } from '../tokenizer';
 import { type PromptRenderer, type RolloutConfig, rolloutBatch, type TurnGenerator } from '../train/rl/rollout';
-import type { TaskMixEntry, TaskSetName } from '../envs/taskSets';
-import { taskSetFamily } from '../envs/taskSets';
+import { entryFamily, type TaskMixEntry, taskSetName } from '../envs/taskMix';
 
 /** One evaluated episode. */
 export interface EpisodeRecord {
-  taskSet: TaskSetName;
+  /** "function-calling/route8". */
+  taskSet: string;
   taskId: string;
   /** Per-tool / per-category key (breakdownKey). */
   key: string;
@@ -61,7 +61,8 @@ export async function evaluateSplit(req: EvalRequest): Promise<EpisodeRecord[]> 
   const batch = req.batch ?? 64;
   const records: EpisodeRecord[] = [];
   for (const entry of req.mix) {
-    const family = taskSetFamily(entry);
+    const family = entryFamily(entry);
+    const name = taskSetName(entry);
     const tasks = evalTasks(family, req.split, req.n, req.seeds);
     for (let start = 0; start < tasks.length; start += batch) {
       const slice = tasks.slice(start, start + batch);
@@ -70,7 +71,7 @@ export async function evaluateSplit(req: EvalRequest): Promise<EpisodeRecord[]> 
         seed: start, policyVersion: 0, render: req.render,
       });
       trajs.forEach((t, i) => records.push({
-        taskSet: entry.set, taskId: t.taskId, key: breakdownKey(slice[i]), success: t.success, reward: t.reward.total,
+        taskSet: name, taskId: t.taskId, key: breakdownKey(slice[i]), success: t.success, reward: t.reward.total,
         components: t.reward.components, truncated: t.truncated, turns: t.turns, tokens: t.ids.length,
       }));
     }

@@ -1,25 +1,33 @@
 // Named pipeline configurations: what `npm run learn`, `npm run demo`, the page's example buttons and
 // the learning tests start from. Each is a plain PipelineConfig (validated), so a caller changes a
 // field and gets the same runner; nothing here is special-cased in the runner.
-import type { TaskMixEntry, TaskSetName } from '../envs/taskSetNames';
+import { type TaskMixEntry } from '../envs/taskMix';
+import { taskSet } from '../envs/taskSets';
 import type { PresetName } from '../model/config';
 import { type ContextConfig, type CreditScheme, PIPELINE_CONFIG_VERSION, type PipelineConfig, parsePipelineConfig, type StageConfig } from './config';
 
 /**
- * Episode shape per task set, measured on the expert episodes of the train split (byte tokenizer,
- * compact tools): route4 prompts ≤ 214 tokens, route8 ≤ ~300, calls ≤ 58.
+ * Episode shape per task set (by level), measured on the expert episodes of the train split (byte
+ * tokenizer, compact tools): route4 prompts ≤ 214 tokens, route8 ≤ ~300, calls ≤ 58.
  */
-export const TASK_SET_CONTEXT: Readonly<Record<TaskSetName, ContextConfig>> = {
+export const TASK_SET_CONTEXT: Readonly<Record<string, ContextConfig>> = {
   route4: { maxTotalTokens: 288, maxNewTokensPerTurn: 64, maxTurns: 1 },
   route8: { maxTotalTokens: 384, maxNewTokensPerTurn: 64, maxTurns: 1 },
+  'route8-multi': { maxTotalTokens: 448, maxNewTokensPerTurn: 128, maxTurns: 1 },
   bfcl: { maxTotalTokens: 1024, maxNewTokensPerTurn: 160, maxTurns: 2 },
-  service: { maxTotalTokens: 2048, maxNewTokensPerTurn: 128, maxTurns: 8 },
-  coding: { maxTotalTokens: 2048, maxNewTokensPerTurn: 256, maxTurns: 4 },
+  'bfcl-unseen-tools': { maxTotalTokens: 1024, maxNewTokensPerTurn: 160, maxTurns: 2 },
+  retail: { maxTotalTokens: 2048, maxNewTokensPerTurn: 128, maxTurns: 8 },
+  functions: { maxTotalTokens: 2048, maxNewTokensPerTurn: 256, maxTurns: 4 },
 };
 
 /** The context a mix needs: the largest of its task sets' in every field. */
 export function contextForMix(mix: readonly TaskMixEntry[]): ContextConfig {
-  const cs = mix.map((e) => TASK_SET_CONTEXT[e.set]);
+  const cs = mix.map((e) => {
+    const level = taskSet(e.family, e.level).level;
+    const c = TASK_SET_CONTEXT[level];
+    if (!c) throw new Error(`no context is measured for task set ${e.family}/${level}: add it to TASK_SET_CONTEXT`);
+    return c;
+  });
   return {
     maxTotalTokens: Math.max(...cs.map((c) => c.maxTotalTokens)),
     maxNewTokensPerTurn: Math.max(...cs.map((c) => c.maxNewTokensPerTurn)),
@@ -60,7 +68,7 @@ export interface LearningOptions {
  * GRPO, and a validation curve during GRPO (settings are chosen on validation).
  */
 export const ROUTING_LEARNING: LearningOptions = {
-  preset: 'nano', seed: 1, tasks: [{ set: 'route8', weight: 1 }],
+  preset: 'nano', seed: 1, tasks: [{ family: 'function-calling', level: 'route8', weight: 1 }],
   sftExamples: 256, sftSteps: 200, sftLr: 3e-3, sftBatch: 8,
   rlSteps: 100, tasksPerStep: 16, groupSize: 8, lr: 1e-3, klCoef: 0.1, credit: 'component', samplingRounds: 3,
   evalN: 256, evalEvery: 0, validationN: 128, evalBefore: false,

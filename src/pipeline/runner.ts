@@ -4,7 +4,7 @@
 // `npm run learn`, `npm run demo`, the page's worker and the learning tests; only the config
 // differs. Hooks stream progress; any hook may throw to stop the run (the weights are released).
 import type { EnvFamily } from '../envs/types';
-import { mixFamily } from '../envs/taskSets';
+import { mixFamily } from '../envs/taskMix';
 import type { GpuRuntime } from '../gpu/runtime';
 import { type ModelConfig, PRESETS } from '../model/config';
 import { GREEDY } from '../model/sampling';

@@ -5,7 +5,7 @@
 // Errors here are the user's (wrong file, bad line): they throw BfclFormatError naming file:line.
 import type { ChatMessage, JsonSchema, ToolSpec } from '../types';
 import { SYSTEM_PROMPT } from './generateTask';
-import { hashString } from './seeding';
+import { hashString } from '../../util/seeds';
 import type { CheckKind, FunctionCallingTask, GroundTruthCall } from './types';
 
 /** A problem in a BFCL input file; the message names the file and line and says what to fix. */

@@ -165,12 +165,12 @@ describe('FunctionCallingEnv episode', () => {
     expect(r.reward.total).toBeCloseTo(1);
   });
 
-  it('routing success is the routing decision: right function in a well-formed call, any argument value', async () => {
+  it('routing success is the whole call: the right function with a wrong argument value fails', async () => {
     const task = generateRoutingTask(2, 3, 'train');
     const gold = canonicalCall(task.groundTruth[0], task.tools);
     const param = Object.keys(gold.arguments)[0];
     const wrongValue = await started(task).step(formatToolCalls([{ name: gold.name, arguments: { [param]: 'Nowhere' } }]));
-    expect(wrongValue.info.success).toBe(true);
+    expect(wrongValue.info.success).toBe(false);
     expect(wrongValue.reward.components).toMatchObject({ format: 1, function_choice: 1, arguments: 0, exact_match: 0 });
     const other = task.tools.map((t) => t.function.name).find((n) => n !== gold.name)!;
     const wrongTool = await started(task).step(formatToolCalls([{ name: other, arguments: gold.arguments }]));

@@ -11,6 +11,7 @@ import { functionNamesDecidedAt } from './nameDecision';
 import { scoreCalls, type CallComponents } from './scoring';
 import { simulateCall } from './simulateCall';
 import type { FunctionCallingTask } from './types';
+import { defined as definedEntries } from '../../util/defined';
 
 /**
  * Default reward weights; total = Σ weight · component, each component in [0, 1], so total ∈ [0, 1]:
@@ -188,9 +189,4 @@ export class FunctionCallingEnv implements Environment<FunctionCallingTask> {
     if (this.task?.check !== 'irrelevance' && first !== null && first.namesEnd !== null) reward.decidedAt = { function_choice: { turn: first.turn, char: first.namesEnd } };
     return reward;
   }
-}
-
-/** Drops keys whose value is undefined so partial overrides keep the defaults. */
-function definedEntries<T extends object>(partial: T): Partial<T> {
-  return Object.fromEntries(Object.entries(partial).filter(([, v]) => v !== undefined)) as Partial<T>;
 }

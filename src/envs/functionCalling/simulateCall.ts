@@ -3,7 +3,8 @@
 // (task result seed, function name, canonical arguments), so replays see identical observations.
 import { Rng } from '../../util/rng';
 import { catalogueFunction } from './catalogue';
-import { canonicalJson, hashString, mixSeeds } from './seeding';
+import { canonicalJson } from '../../util/canonicalJson';
+import { hashString, mixSeeds } from '../../util/seeds';
 import type { ScoredCall } from './types';
 
 const SKIES = ['sunny', 'cloudy', 'rainy', 'windy', 'snowy'];

@@ -4,9 +4,9 @@
 //                  weights between jobs (never inside one, so a batch has a single policy version).
 //   TrainerActor — holds the trained weights and the optimizer; one GRPO step per batch; publishes
 //                  snapshots with a version number.
-import { mixFamily, type TaskMixEntry } from '../../../envs/taskSets';
+import { mixFamily, type TaskMixEntry } from '../../../envs/taskMix';
 import type { EnvFamily, EpisodeLimits, TaskBase } from '../../../envs/types';
-import { mixSeeds } from '../../../eval/seeds';
+import { mixSeeds } from '../../../util/seeds';
 import type { GpuRuntime } from '../../../gpu/runtime';
 import type { ModelConfig } from '../../../model/config';
 import { GpuWeights } from '../../../model/weights';
