@@ -127,7 +127,8 @@ export async function saveCheckpoint(store: CheckpointBackend, c: CheckpointCont
     const left = cleaned ? 'nothing of it was kept' : 'its partial data could not be removed now and will be cleaned up at the next load';
     if (isStorageFullError(e)) {
       const est = await store.estimate().catch(() => null);
-      const usage = est ? ` (${MB(est.usage)} used of ${MB(est.quota)})` : '';
+      // browsers may report a padded quota (Chromium's estimate ignores quota overrides): quote it only when it explains the failure
+      const usage = est && est.quota - est.usage < total ? ` (${MB(est.usage)} used of ${MB(est.quota)})` : '';
       throw new CheckpointError(
         `checkpoint '${id}' was not saved: ${store.description} is full${usage}; this checkpoint needs ${MB(total)}. `
         + `Older checkpoints are intact and ${left}. Delete old checkpoints (keep fewer) or free space, then save again`,
