@@ -9,8 +9,8 @@ import { nodeGpu } from '../src/gpu/nodeGpu';
 import { GpuRuntime } from '../src/gpu/runtime';
 import { PRESETS } from '../src/model/config';
 import { readSafetensors, writeSafetensors } from '../src/model/safetensors';
-import { toJsonlLine } from '../src/train/rlMetrics';
-import { routingRecipe, runRoutingLearning } from '../src/train/routingRecipe';
+import { toJsonlLine } from '../src/train/rl/rlMetrics';
+import { routingRecipe, runRoutingLearning } from '../src/pipeline/routingRecipe';
 import { LEARN_USAGE, parseLearnArgs } from './lib/learnArgs';
 
 const log = (line: string) => console.log(`[learn] ${line}`);
