@@ -161,7 +161,7 @@ export interface SftLoopState {
  */
 export interface SftResume {
   from?: { state: SftLoopState; optimizer: AdamWSnapshot };
-  afterStep?: (state: SftLoopState, opt: AdamWState) => Promise<void>;
+  afterStep?: (state: SftLoopState, opt: AdamWState, w: GpuWeights) => Promise<void>;
   stopAfter?: number;
 }
 
@@ -214,7 +214,7 @@ export async function trainSft(
       }
       history.push(m);
       onMetrics?.(m);
-      await resume.afterStep?.({ step, sampler: sampler.state() }, opt);
+      await resume.afterStep?.({ step, sampler: sampler.state() }, opt, w);
     }
   } finally {
     releaseActivations(rt, acts);
