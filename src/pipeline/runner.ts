@@ -19,12 +19,16 @@ import { grpoConfig } from '../train/rl/grpo';
 import { DEFAULT_GRPO_TRAINER } from '../train/rl/grpoTrainer';
 import { modelTurnGenerator } from '../train/rl/modelGenerator';
 import type { RlStepRecord } from '../train/rl/rlMetrics';
-import { type RlLoopConfig, runSyncRl } from '../train/rl/rlLoop';
+import { type RlLoopConfig, type RlResume, runSyncRl } from '../train/rl/rlLoop';
 import { defaultRenderer, DEFAULT_ROLLOUT, type RolloutConfig } from '../train/rl/rollout';
-import { DEFAULT_SFT, type SftMetrics, trainSft } from '../train/sft/sft';
+import { DEFAULT_SFT, type SftMetrics, type SftResume, trainSft } from '../train/sft/sft';
 import { mixSeeds } from '../util/seeds';
 import type { EvalStageConfig, GrpoStageConfig, PipelineConfig, SftStageConfig, StageConfig } from './config';
 import { ComputeLedger } from './compute';
+import { type PipelineProgress, restoreProgress } from './progress';
+import type { CheckpointBackend } from '../storage/backend';
+import { tokenizerIdentity, type TokenizerIdentity } from '../storage/format';
+import { type AutosaveOptions, type ResumePoint, rlAutosave, sftAutosave } from '../storage/resume';
 import { evaluateBaselines } from './baselineEval';
 import { evaluateSplit } from './evaluation';
 import { summarizeEval, type EvalSummary } from './evalSummary';
@@ -43,7 +47,23 @@ export interface PipelineHooks {
   onCurve?: (stage: number, step: number, summary: EvalSummary) => void;
 }
 
+/** Autosave of a run: every `every` steps of each SFT and GRPO stage, and at each such stage's last step. */
+export interface PipelineCheckpoints {
+  store: CheckpointBackend;
+  every: number;
+  /** Complete checkpoints kept (newest), plus the best by validation. */
+  keepLast: number;
+  onSaved?: (info: { id: string; bytes: number; captureSeconds: number; writeSeconds: number }) => void;
+}
+
 export interface PipelineOptions {
+  checkpoints?: PipelineCheckpoints;
+  /**
+   * Continue a run from one of its checkpoints (pipeline/resume.ts resumePipeline): the stages
+   * before the saved one are not run again — their results come from the checkpoint — and the
+   * saved stage continues after its saved step, exactly as if it had not stopped.
+   */
+  resume?: ResumePoint;
   /** Start from these weights (a loaded model, a checkpoint) instead of the preset's seeded init. */
   initial?: Map<string, Float32Array>;
   /** The model's shape when it is not the preset's (a loaded model). */
@@ -134,7 +154,9 @@ export async function runPipeline(rt: GpuRuntime, cfg: PipelineConfig, hooks: Pi
   }
   const w = new GpuWeights(rt, model, opts.initial ?? initialWeights(model, cfg.seed));
   try {
-    return await new Run(rt, cfg, w, hooks, opts).all();
+    const run = new Run(rt, cfg, w, hooks, opts);
+    await run.init();
+    return await run.all();
   } catch (e) {
     w.destroy(); // a failed or stopped run: the caller never gets the weights to release
     throw e;
@@ -146,6 +168,11 @@ class Run {
   private readonly family: EnvFamily;
   private readonly log: (line: string) => void;
   private readonly result: Omit<PipelineResult, 'weights'> = { evals: [], sft: [], grpo: [], seconds: [], compute: new ComputeLedger() };
+  /** Step metrics and curve of the training stage now running (saved with each checkpoint, so a resumed stage keeps its history). */
+  private inflight: PipelineProgress['inflight'] = { stage: -1, sft: [], grpo: [], curve: [] };
+  /** The stage a resumed run continues (−1: a fresh run). */
+  private readonly resumeStage: number;
+  private tokenizerId: TokenizerIdentity | null = null;
 
   constructor(
     private readonly rt: GpuRuntime,
@@ -157,10 +184,37 @@ class Run {
     this.tok = tokenizerFor(w.cfg);
     this.family = mixFamily(cfg.tasks);
     this.log = hooks.log ?? (() => {});
+    this.resumeStage = -1;
+    if (opts.resume) {
+      const p = restoreProgress(opts.resume.metrics);
+      this.resumeStage = p.stage;
+      Object.assign(this.result, { evals: p.evals, sft: p.sft, grpo: p.grpo, seconds: p.seconds });
+      for (const [stage, cost] of p.compute) this.result.compute.byStage.set(stage, cost);
+      this.inflight = p.inflight;
+    }
+  }
+
+  async init(): Promise<void> {
+    if (this.opts.checkpoints) this.tokenizerId = await tokenizerIdentity(this.tok);
+  }
+
+  /** What a checkpoint stores as the run's metrics: everything reported so far, and the stage running. */
+  private progress(stage: number): PipelineProgress {
+    return { stage, evals: this.result.evals, sft: this.result.sft, grpo: this.result.grpo, seconds: this.result.seconds, compute: [...this.result.compute.byStage], inflight: this.inflight };
+  }
+
+  private autosave(i: number, totalSteps: number): AutosaveOptions | null {
+    const c = this.opts.checkpoints;
+    if (!c || !this.tokenizerId) return null;
+    return {
+      store: c.store, every: c.every, totalSteps, keepLast: c.keepLast, onSaved: c.onSaved, cursors: { pipelineStage: i },
+      run: { preset: this.cfg.preset, model: this.w.cfg, tokenizer: this.tokenizerId, seed: this.cfg.seed, pipelineConfig: this.cfg, metrics: () => this.progress(i) },
+    };
   }
 
   async all(): Promise<PipelineResult> {
     for (let i = 0; i < this.cfg.stages.length; i++) {
+      if (i < this.resumeStage) continue; // done before the checkpoint: its results were restored
       const t0 = performance.now();
       const s = this.cfg.stages[i];
       if (s.kind === 'sft') await this.sft(i, s);
@@ -191,41 +245,50 @@ class Run {
     this.log(`sft data: ${data.docs.length} conversations (${data.report.tooLong} too long), mean ${data.report.meanTokens.toFixed(0)} tokens`);
     const t0 = performance.now();
     const pending: Promise<void>[] = [];
-    const history = await trainSft(this.rt, this.w, { train: data.docs, padId: this.tok.padId }, {
+    if (this.inflight.stage !== i) this.inflight = { stage: i, sft: [], grpo: [], curve: [] };
+    const save = this.autosave(i, s.steps);
+    const resume: SftResume = { ...(save ? sftAutosave(save) : {}), ...(i === this.resumeStage ? this.opts.resume?.sft : {}) };
+    await trainSft(this.rt, this.w, { train: data.docs, padId: this.tok.padId }, {
       ...DEFAULT_SFT, batchSize: s.batchSize, seqLen: sftRowLength(this.cfg), steps: s.steps, lr: s.lr, warmupSteps: s.warmupSteps,
       minLrRatio: s.minLrRatio, pack: true, sharePrefix: true, seed: mixSeeds(this.cfg.seed, 0x5f71, i),
     }, (m) => {
       this.result.compute.addSft(i, m);
+      this.inflight.sft.push(m);
       const r = this.hooks.onSft?.(i, m);
       if (r) pending.push(r);
       if (m.step % 25 === 0 || m.step === s.steps) this.log(`sft step ${m.step}/${s.steps} loss ${m.loss.toFixed(4)} (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
-    });
+    }, resume);
     await Promise.all(pending);
-    this.result.sft.push({ stage: i, data: data.report, history });
+    this.result.sft.push({ stage: i, data: data.report, history: [...this.inflight.sft] });
   }
 
   private async grpo(i: number, s: GrpoStageConfig): Promise<void> {
     const loop = grpoLoopConfig(this.cfg, s, i);
     this.hooks.onStage?.(i, s, `GRPO: ${s.steps} steps × ${s.tasksPerStep} tasks × ${s.groupSize} samples, ${s.credit} credit`);
-    const curve: { step: number; summary: EvalSummary }[] = [];
     const t0 = performance.now();
+    if (this.inflight.stage !== i) this.inflight = { stage: i, sft: [], grpo: [], curve: [] };
     const validationN = this.cfg.stages.find((x): x is EvalStageConfig => x.kind === 'eval' && x.split === 'validation')?.n ?? 64;
     const onStep = async (r: RlStepRecord) => {
       this.result.compute.addGrpo(i, r, s.klCoef > 0);
+      this.inflight.grpo.push(r);
       await this.hooks.onRlStep?.(i, r);
       const m = r.metrics;
       this.log(`grpo step ${r.step}/${s.steps} success ${(100 * m.success_rate).toFixed(0)} % reward ${m.reward.toFixed(3)} dropped ${m.groups_dropped ?? 0} kl ${(m.approx_kl ?? 0).toExponential(1)} ent ${(m.entropy ?? 0).toFixed(3)}${r.skipped ? ` SKIPPED: ${r.reason}` : ''} (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
       // the curve reads this.w, which the synchronous loop trains in place
       if (s.staleness === undefined && s.evalEvery > 0 && r.step % s.evalEvery === 0 && r.step < s.steps) {
         const summary = await this.evalSummary({ kind: 'eval', label: `GRPO step ${r.step}`, split: 'validation', n: validationN, baselines: false });
-        curve.push({ step: r.step, summary });
+        this.inflight.curve.push({ step: r.step, summary });
         this.hooks.onCurve?.(i, r.step, summary);
       }
     };
-    const history = s.staleness === undefined
-      ? await runSyncRl(this.rt, this.w, this.family, this.tok, loop, onStep)
-      : await this.asyncGrpo(loop, s.staleness, onStep);
-    this.result.grpo.push({ stage: i, history, curve });
+    if (s.staleness !== undefined && (this.opts.checkpoints || i === this.resumeStage)) {
+      throw new Error(`stage ${i} (grpo): checkpoints and resume cover synchronous GRPO; the async coordinator (staleness ${s.staleness}) does not save its actors' state yet — run it without --save/--resume or without --async`);
+    }
+    const save = this.autosave(i, s.steps);
+    const resume: RlResume = { ...(save ? rlAutosave(save) : {}), ...(i === this.resumeStage ? this.opts.resume?.rl : {}) };
+    if (s.staleness === undefined) await runSyncRl(this.rt, this.w, this.family, this.tok, loop, onStep, undefined, resume);
+    else await this.asyncGrpo(loop, s.staleness, onStep);
+    this.result.grpo.push({ stage: i, history: [...this.inflight.grpo], curve: [...this.inflight.curve] });
   }
 
   /** GRPO with in-process trainer and rollout actors (own weight copies); the result is loaded back into the run's weights. */

@@ -35,6 +35,8 @@ export interface AutosaveOptions {
   totalSteps: number;
   /** Complete checkpoints kept (newest), plus the best by validation. */
   keepLast: number;
+  /** Cursors saved beside the loop's own (e.g. which pipeline stage is running). */
+  cursors?: Record<string, number>;
   /** Told after each save (id, bytes, seconds the capture stalled training, seconds writing). */
   onSaved?: (info: { id: string; bytes: number; captureSeconds: number; writeSeconds: number }) => void;
 }
@@ -59,7 +61,7 @@ export function sftAutosave(o: AutosaveOptions): Pick<SftResume, 'afterStep'> {
       if (!due(state.step, o)) return;
       const t0 = performance.now();
       const capture = await captureTraining({ w, opt });
-      await save(o, capture, (performance.now() - t0) / 1000, { stage: 'sft', step: state.step, rng: { rows: state.sampler.rng }, cursors: { order: state.sampler.order, pos: state.sampler.pos } }, state.step);
+      await save(o, capture, (performance.now() - t0) / 1000, { stage: 'sft', step: state.step, rng: { rows: state.sampler.rng }, cursors: { ...o.cursors, order: state.sampler.order, pos: state.sampler.pos } }, state.step);
     },
   };
 }
@@ -70,7 +72,7 @@ export function rlAutosave(o: AutosaveOptions): Pick<RlResume, 'afterStep'> {
       if (!due(state.step, o)) return;
       const t0 = performance.now();
       const capture = await captureTraining({ w: trainer.w, opt: trainer.opt, reference: trainer.reference });
-      await save(o, capture, (performance.now() - t0) / 1000, { stage: 'rl', step: state.step, rng: {}, cursors: { refilled: state.refilled } }, state.version);
+      await save(o, capture, (performance.now() - t0) / 1000, { stage: 'rl', step: state.step, rng: {}, cursors: { ...o.cursors, refilled: state.refilled } }, state.version);
     },
   };
 }
@@ -84,6 +86,8 @@ export interface ResumePoint {
   rl?: Pick<RlResume, 'from' | 'restore'>;
   /** The metrics stored with the checkpoint. */
   metrics: unknown;
+  /** Every cursor saved (the loop's and the caller's AutosaveOptions.cursors). */
+  cursors: Record<string, number | number[]>;
 }
 
 /** What a loop needs to continue from a checkpoint (its weights, optimizer, reference, streams). */
@@ -96,11 +100,11 @@ export async function resumeFrom(rt: GpuRuntime, reader: CheckpointReader): Prom
   if (t.stage === 'sft') {
     const { order, pos } = t.cursors;
     if (!Array.isArray(order) || typeof pos !== 'number' || t.rng.rows === undefined) throw new Error(`checkpoint '${reader.id}': its SFT row-stream state is incomplete; it cannot resume exactly`);
-    return { initial: params, stage: 'sft', step: t.step, metrics, sft: { from: { state: { step: t.step, sampler: { rng: t.rng.rows, order, pos } }, optimizer } } };
+    return { initial: params, stage: 'sft', step: t.step, metrics, cursors: t.cursors, sft: { from: { state: { step: t.step, sampler: { rng: t.rng.rows, order, pos } }, optimizer } } };
   }
   const refilled = t.cursors.refilled;
   return {
-    initial: params, stage: 'rl', step: t.step, metrics,
+    initial: params, stage: 'rl', step: t.step, metrics, cursors: t.cursors,
     rl: {
       from: { step: t.step, version: reader.manifest.policyVersion, refilled: typeof refilled === 'number' ? refilled : 0 },
       restore: async (trainer) => {
