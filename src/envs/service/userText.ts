@@ -238,7 +238,7 @@ export function identityAnswer(task: ServiceTask, askedEmailOnly: boolean, voice
   return askedEmailOnly ? `I don't remember which email I used, but ${nameZip}` : capitalise(nameZip);
 }
 
-const ORDER_ID_LINES = cutByPosition<(id: string) => string>([(id) => `The order id is ${id}.`, (id) => `It's order ${id}.`, (id) => `The order number is ${id}.`, (id) => `That would be ${id}.`, (id) => `It's ${id}.`], 'order-id answers');
+const ORDER_ID_LINES = cutByPosition<(id: string) => string>([(id) => `The order id is ${id}.`, (id) => `It's order ${id}.`, (id) => `The order number is ${id}.`, (id) => `That would be ${id}.`, (id) => `Sure, the id is ${id}.`], 'order-id answers');
 const ORDER_HINT_LINES = cutByPosition<(hint: string) => string>([
   (h) => `I don't have the order id at hand, but it's the order with the ${h}.`, (h) => `I'm not sure of the number; it's the one with the ${h} in it.`,
   (h) => `I lost the order number, but the ${h} was in it.`, (h) => `No idea about the id, sorry; it's the order that had the ${h}.`,
@@ -277,3 +277,39 @@ export const GIVE_UP = cutByPosition([
   `Never mind, I'll sort it out another day. ${STOP_MARKER}`, `Forget it, I'll call back later. ${STOP_MARKER}`,
   `This is going nowhere; goodbye. ${STOP_MARKER}`, `I give up for now. Bye. ${STOP_MARKER}`,
 ], 'give-ups');
+
+/**
+ * Every list of user phrasings, rendered with {placeholders} where values go, per split: what the
+ * split audit checks (no validation or test phrasing in a training conversation).
+ */
+export function userPhrasingInventory(): Record<string, SplitLists<string>> {
+  const user = { email: '{email}', firstName: '{first}', lastName: '{last}', zip: '{zip}' } as ServiceTask['user'];
+  const render = <T>(list: SplitLists<T>, show: (item: T) => string): SplitLists<string> => ({
+    train: list.train.map(show),
+    validation: list.validation.map(show),
+    test: list.test.map(show),
+  });
+  const text = (s: string) => s;
+  const out: Record<string, SplitLists<string>> = {
+    greetings: GREETINGS,
+    closings: CLOSINGS,
+    restatements: RESTATE_LEADS,
+    change: CHANGE_LEADS,
+    exchange: EXCHANGE_LEADS,
+    return: RETURN_LEADS,
+    confirmations: YES,
+    goodbyes: DONE,
+    refusalAcceptances: ACCEPT_REFUSAL,
+    giveUps: GIVE_UP,
+    email: render(EMAIL_LINES, (f) => f(user)),
+    nameZip: render(NAME_ZIP_LINES, (f) => f(user)),
+    orderId: render(ORDER_ID_LINES, (f) => f('{id}')),
+    orderHint: render(ORDER_HINT_LINES, (f) => f('{product}')),
+    payment: render(PAYMENT_LINES, (f) => f('{payment}')),
+    address: render(ADDRESS_LINES, (f) => f('{address}')),
+  };
+  for (const [kind, list] of Object.entries(REQUESTS)) out[`request ${kind}`] = render(list, text);
+  for (const [kind, list] of Object.entries(REASON_TEXT)) out[`reason ${kind}`] = render(list, text);
+  for (const [kind, list] of Object.entries(PRECISE)) out[`precise ${kind}`] = render(list, (f) => f('{order}', '{detail}'));
+  return out;
+}
