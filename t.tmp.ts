@@ -1,0 +1,16 @@
+import { taskSet } from './src/envs/taskSets';
+import { runBaselines } from './src/eval/baselines/index';
+import { formatComparison } from './src/eval/report/table';
+import { evaluate, expertPolicyFor } from './src/eval/evaluate';
+import { outcomesFromEpisodes } from './src/eval/report/outcomes';
+import { summarizeOutcomes } from './src/eval/report/summary';
+const [fam, level, n] = process.argv.slice(2);
+const set = taskSet(fam, level);
+const split = set.splits.at(-1)!;
+const t0 = performance.now();
+const base = await runBaselines(set, { split, n: Number(n), seed: 1 });
+const tasks = Array.from({ length: Number(n) }, (_, i) => set.envFamily.generateTask(1, i, split));
+const ex = await evaluate(set.envFamily, expertPolicyFor(set.envFamily), { n: Number(n), seed: 1, split, keepEpisodes: true });
+const expert = summarizeOutcomes('expert (reads the answer)', 'model', outcomesFromEpisodes(tasks, ex.episodeList!));
+console.log(formatComparison({ split, taskSet: `${set.family}/${set.level}`, seed: 1 }, [expert, ...base]));
+console.log(`(${((performance.now() - t0) / 1000).toFixed(1)} s)`);
