@@ -173,7 +173,8 @@ const PRECISE: Record<string, SplitLists<Precise>> = {
 /** The whole goal with every detail (second fallback, or after declining a wrong confirmation). Worded per split (the task's own split). */
 export function preciseGoal(task: ServiceTask): string {
   const g = task.goal;
-  const pick = (kind: string, ref: string, detail: string): string => PRECISE[kind][task.split][task.userSeed % PRECISE[kind][task.split].length](ref, detail);
+  const split = task.split ?? 'train';
+  const pick = (kind: string, ref: string, detail: string): string => PRECISE[kind][split][task.userSeed % PRECISE[kind][split].length](ref, detail);
   switch (g.kind) {
     case 'cancel':
     case 'forbidden_cancel':
@@ -192,7 +193,7 @@ export function preciseGoal(task: ServiceTask): string {
     case 'info':
       return pick(g.question, orderRef(task, g.orderId), '');
     case 'out_of_scope': {
-      const list = REQUESTS[g.request][task.split];
+      const list = REQUESTS[g.request][split];
       return capitalise(list[task.userSeed % list.length]);
     }
   }
