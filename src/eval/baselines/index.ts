@@ -24,6 +24,7 @@ export interface Baseline {
 
 /** The text the do-nothing agent sends every turn. */
 export const DO_NOTHING_TEXT = 'OK.';
+const NEVER_CALL_TEXT = "None of these tools can answer that, so I will not call any.";
 const REFUSAL_TEXT = "I'm sorry, but I can't help with that under our policy.";
 
 const constant = (text: string): PolicyFactory => () => async () => text;
@@ -67,6 +68,7 @@ export function baselinesFor(set: TaskSet, seed: number, fitN = 2000): Baseline[
     const rule = fitBfclKeywordRule(trainOf(set.splits.includes('train') ? set : taskSet('function-calling', 'bfcl')));
     return [
       { label: 'keyword rule (fit on train)', note: 'per word of the request, the offered function train requests with that word asked for most (no call when none); sends no arguments', policyFor: rulePolicy(rule) },
+      { label: 'never call', note: `answers "${NEVER_CALL_TEXT}" (right exactly on irrelevance tasks)`, policyFor: constant(NEVER_CALL_TEXT) },
       DO_NOTHING,
       RANDOM,
     ];
