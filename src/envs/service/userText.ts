@@ -54,8 +54,20 @@ function capitalise(s: string): string {
   return s.replace(/^./, (c) => c.toUpperCase());
 }
 
-const GREETINGS = cutByPosition(['Hi,', 'Hello,', 'Hey,', 'Hi there,', 'Good morning,', 'Hello there,', 'Good afternoon,', 'Good evening,'], 'user greetings');
-const CLOSINGS = cutByPosition(['', '', '', ' Thanks!', ' Thank you.', ' Thanks in advance.', ' I appreciate it.', ' Thanks a lot.'], 'user closings');
+/** Adds `shared` to every split of a cut list: no greeting or no closing is not a phrasing, so every split may omit one. */
+function withShared(lists: SplitLists<string>, shared: string, copies: number): SplitLists<string> {
+  const add = (l: readonly string[]) => [...l, ...Array.from({ length: copies }, () => shared)];
+  return { train: add(lists.train), validation: add(lists.validation), test: add(lists.test) };
+}
+
+const GREETINGS = withShared(cutByPosition([
+  'Hi,', 'Hello,', 'Hey,', 'Hi there,', 'Good morning,', 'Hello there,', 'Good afternoon,', 'Hey there,', 'Greetings,', 'Morning,',
+  'Good evening,', 'Hiya,', 'Howdy,', 'Hello again,',
+], 'user greetings', 2), '', 1);
+const CLOSINGS = withShared(cutByPosition([
+  ' Thanks!', ' Thank you.', ' Thanks in advance.', ' Cheers.', ' Much appreciated.', ' Thank you so much.',
+  ' I appreciate it.', ' Thanks a lot.', ' Many thanks.', ' Thanks for your help.',
+], 'user closings', 2), '', 2);
 
 /** The request of each opening kind, as it follows a greeting ("Hi, " + request). */
 const REQUESTS: Record<string, SplitLists<string>> = {
@@ -135,7 +147,9 @@ function openingKey(goal: ServiceGoal): string {
 
 /** First user message: the request, vaguely, with no identity and no order id. */
 export function openingMessage(goal: ServiceGoal, voice: Voice): string {
-  return `${voice.pick(GREETINGS)} ${voice.pick(REQUESTS[openingKey(goal)])}${voice.pick(CLOSINGS)}`;
+  const greeting = voice.pick(GREETINGS);
+  const request = voice.pick(REQUESTS[openingKey(goal)]);
+  return `${greeting === '' ? capitalise(request) : `${greeting} ${request}`}${voice.pick(CLOSINGS)}`;
 }
 
 const RESTATE_LEADS = cutByPosition(['As I said, ', 'Like I mentioned, ', 'Sorry if I was unclear. ', 'To repeat, ', 'Let me say it again: ', 'Once more: '], 'restatement leads');
