@@ -49,13 +49,13 @@ export function partitionPool<T>(pool: readonly T[], salt: string, key: (item: T
 }
 
 /**
- * Cuts a hand-written phrasing list by position: the last item → test, the one before →
- * validation, the rest → train (append new phrasings before the last two to grow train).
- * Needs ≥ 3 items (`what` names the list in the error).
+ * Cuts a hand-written phrasing list by position: the last `heldOut` items → test, the `heldOut`
+ * before them → validation, the rest → train (append new phrasings before the held-out ones to
+ * grow train). Needs more than 2·heldOut items (`what` names the list in the error).
  */
-export function cutByPosition<T>(list: readonly T[], what: string): SplitLists<T> {
-  if (list.length < 3) throw new Error(`${what}: a phrasing list needs ≥ 3 entries (train, validation, test); got ${list.length}`);
-  return { train: list.slice(0, -2), validation: list.slice(-2, -1), test: list.slice(-1) };
+export function cutByPosition<T>(list: readonly T[], what: string, heldOut = 1): SplitLists<T> {
+  if (list.length <= 2 * heldOut) throw new Error(`${what}: a phrasing list needs > ${2 * heldOut} entries (train, then ${heldOut} validation and ${heldOut} test); got ${list.length}`);
+  return { train: list.slice(0, -2 * heldOut), validation: list.slice(-2 * heldOut, -heldOut), test: list.slice(-heldOut) };
 }
 
 /** Per-split salts of the task streams (the content pools already differ per split; this only keeps the streams unrelated). */

@@ -6,6 +6,7 @@ import type { EnvFamily, EpisodeLimits, Policy, Split, TaskBase } from '../envs/
 import { meanPassAtK } from './passAtK';
 import { runEpisode, type Episode, type EpisodeEnd } from './rollout';
 import { hashString, mixSeeds } from '../util/seeds';
+import { wilson, type Rate } from './report/interval';
 
 /** Builds the policy for one sample of one task (a model policy ignores the task; an expert reads it). */
 export type PolicyFactory<T extends TaskBase = TaskBase> = (task: T, sampleSeed: number) => Policy;
@@ -54,6 +55,8 @@ export interface CategoryReport {
   episodes: number;
   /** Share of episodes that succeeded. */
   successRate: number;
+  /** Its Wilson 95 % interval over the category's episodes. */
+  successCI: Rate;
   /** Mean pass@k over the category's tasks. */
   passAtK: number;
   /** Mean total reward. */
@@ -78,6 +81,8 @@ export interface EvalReport {
   episodes: number;
   /** Share of all episodes that succeeded (the unbiased pass@1). */
   successRate: number;
+  /** Its Wilson 95 % interval over the episodes (samples of one task are not independent: with samples > 1 it is optimistic). */
+  successCI: Rate;
   /** Mean over tasks of the unbiased pass@k estimator (see passAtK.ts). */
   passAtK: number;
   /** Mean total reward over episodes. */
@@ -137,7 +142,7 @@ export function summarize(family: TaskBase['family'], episodes: readonly Episode
   const byCategory = categories.map((category): CategoryReport => {
     const eps = episodes.filter((e) => e.category === category);
     const tasks = perTask.filter((t) => t.category === category);
-    return { category, tasks: tasks.length, episodes: eps.length, successRate: mean(eps.map((e) => (e.success ? 1 : 0))), passAtK: meanPassAtK(tasks, k), meanTotal: mean(eps.map((e) => e.reward.total)) };
+    return { category, tasks: tasks.length, episodes: eps.length, successRate: mean(eps.map((e) => (e.success ? 1 : 0))), successCI: wilson(eps.filter((e) => e.success).length, eps.length), passAtK: meanPassAtK(tasks, k), meanTotal: mean(eps.map((e) => e.reward.total)) };
   });
   const abnormal = episodes.filter((e) => e.end !== 'done');
   const abnormalEnds: Partial<Record<EpisodeEnd, number>> = {};
@@ -151,6 +156,7 @@ export function summarize(family: TaskBase['family'], episodes: readonly Episode
     k,
     episodes: episodes.length,
     successRate: mean(episodes.map((e) => (e.success ? 1 : 0))),
+    successCI: wilson(episodes.filter((e) => e.success).length, episodes.length),
     passAtK: meanPassAtK(perTask, k),
     meanTotal: mean(episodes.map((e) => e.reward.total)),
     meanComponents,
@@ -203,6 +209,8 @@ export interface MixReport {
   episodes: number;
   /** Success rate over all episodes (families weighted by their episode counts). */
   successRate: number;
+  /** Its Wilson 95 % interval. */
+  successCI: Rate;
   /** Mean of the families' pass@k (each family weighted by its task count). */
   passAtK: number;
   /** Mean total reward over all episodes. */
@@ -226,6 +234,7 @@ export async function evaluateAll(families: readonly EnvFamily[], policyFor: Mix
     families: reports,
     episodes,
     successRate: weighted((r) => r.successRate, (r) => r.episodes, episodes),
+    successCI: wilson(reports.reduce((s, r) => s + r.successCI.successes, 0), episodes),
     passAtK: weighted((r) => r.passAtK, (r) => r.tasks, tasks),
     meanTotal: weighted((r) => r.meanTotal, (r) => r.episodes, episodes),
     meanTurns: weighted((r) => r.meanTurns, (r) => r.episodes, episodes),

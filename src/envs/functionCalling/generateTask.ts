@@ -36,14 +36,14 @@ export interface GenerateOptions {
 }
 
 /** Greetings before the request, per split ('' = none; shared: no greeting is not a phrasing). */
-const OPENERS: SplitLists<string> = {
+export const OPENERS: SplitLists<string> = {
   train: ['', '', '', 'Hi! ', 'Hey, ', 'Quick question: '],
   validation: ['', '', 'Hello. '],
   test: ['', '', 'Please help, '],
 };
 const MAX_PARALLEL_MULTIPLE_CALLS = 4;
 /** Words that join the requests of a parallel task, per split. */
-const CONNECTORS: SplitLists<string> = { train: ['Also,', 'And', 'Then'], validation: ['After that,'], test: ['Plus,'] };
+export const CONNECTORS: SplitLists<string> = { train: ['Also,', 'And', 'Then'], validation: ['After that,'], test: ['Plus,'] };
 
 function sampleCategory(rng: Rng): CatalogueCategory {
   let u = rng.next();

@@ -33,7 +33,7 @@ export const ROUTING_TEMPLATES: Readonly<Record<string, SplitLists<string>>> = {
   },
   translate: {
     train: ['translate {x}', '{x} in Spanish?', 'Spanish for {x}?', 'how do you say {x} in Spanish?', 'translate {x} to Spanish', 'Spanish word for {x}', 'translation of {x}', 'put {x} into Spanish'],
-    validation: ['say {x} in Spanish', 'translate the word {x}'],
+    validation: ['Spanish version of {x}', 'translate the word {x}'],
     test: ['what is {x} in Spanish?', 'Spanish translation of {x}?'],
   },
   email: {

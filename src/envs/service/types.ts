@@ -203,8 +203,8 @@ export type ServiceGoal =
 export interface ServiceTask extends TaskBase {
   family: 'service';
   category: ServiceCategory;
-  /** The split the task belongs to: its database and the simulated user's wording come from that split's pools. */
-  split: Split;
+  /** The split the task belongs to: the simulated user speaks that split's phrasings (absent in hand-built tasks: train's). The database's split is named by dbSeed. */
+  split?: Split;
   /** Seed of the episode database (seedDatabase(dbSeed) rebuilds it; its two low bits name the split, database.ts). */
   dbSeed: number;
   /** Seed of the simulated user's wording. */

@@ -139,7 +139,7 @@ export class SimulatedUser {
   private identified = false;
 
   constructor(private readonly task: ServiceTask) {
-    this.voice = new say.Voice(new Rng(task.userSeed), task.split);
+    this.voice = new say.Voice(new Rng(task.userSeed), task.split ?? 'train');
     this.forbidden = FORBIDDEN_KINDS.has(task.goal.kind);
   }
 

@@ -54,8 +54,20 @@ function capitalise(s: string): string {
   return s.replace(/^./, (c) => c.toUpperCase());
 }
 
-const GREETINGS = cutByPosition(['Hi,', 'Hello,', 'Hey,', 'Hi there,', 'Good morning,', 'Hello there,', 'Good afternoon,', 'Good evening,'], 'user greetings');
-const CLOSINGS = cutByPosition(['', '', '', ' Thanks!', ' Thank you.', ' Thanks in advance.', ' I appreciate it.', ' Thanks a lot.'], 'user closings');
+/** Adds `shared` to every split of a cut list: no greeting or no closing is not a phrasing, so every split may omit one. */
+function withShared(lists: SplitLists<string>, shared: string, copies: number): SplitLists<string> {
+  const add = (l: readonly string[]) => [...l, ...Array.from({ length: copies }, () => shared)];
+  return { train: add(lists.train), validation: add(lists.validation), test: add(lists.test) };
+}
+
+const GREETINGS = withShared(cutByPosition([
+  'Hi,', 'Hello,', 'Hey,', 'Hi there,', 'Good morning,', 'Hello there,', 'Good afternoon,', 'Hey there,', 'Greetings,', 'Morning,',
+  'Good evening,', 'Hiya,', 'Howdy,', 'Hello again,',
+], 'user greetings', 2), '', 1);
+const CLOSINGS = withShared(cutByPosition([
+  ' Thanks!', ' Thank you.', ' Thanks in advance.', ' Cheers.', ' Much appreciated.', ' Thank you so much.',
+  ' I appreciate it.', ' Thanks a lot.', ' Many thanks.', ' Thanks for your help.',
+], 'user closings', 2), '', 2);
 
 /** The request of each opening kind, as it follows a greeting ("Hi, " + request). */
 const REQUESTS: Record<string, SplitLists<string>> = {
@@ -135,7 +147,9 @@ function openingKey(goal: ServiceGoal): string {
 
 /** First user message: the request, vaguely, with no identity and no order id. */
 export function openingMessage(goal: ServiceGoal, voice: Voice): string {
-  return `${voice.pick(GREETINGS)} ${voice.pick(REQUESTS[openingKey(goal)])}${voice.pick(CLOSINGS)}`;
+  const greeting = voice.pick(GREETINGS);
+  const request = voice.pick(REQUESTS[openingKey(goal)]);
+  return `${greeting === '' ? capitalise(request) : `${greeting} ${request}`}${voice.pick(CLOSINGS)}`;
 }
 
 const RESTATE_LEADS = cutByPosition(['As I said, ', 'Like I mentioned, ', 'Sorry if I was unclear. ', 'To repeat, ', 'Let me say it again: ', 'Once more: '], 'restatement leads');
@@ -173,7 +187,8 @@ const PRECISE: Record<string, SplitLists<Precise>> = {
 /** The whole goal with every detail (second fallback, or after declining a wrong confirmation). Worded per split (the task's own split). */
 export function preciseGoal(task: ServiceTask): string {
   const g = task.goal;
-  const pick = (kind: string, ref: string, detail: string): string => PRECISE[kind][task.split][task.userSeed % PRECISE[kind][task.split].length](ref, detail);
+  const split = task.split ?? 'train';
+  const pick = (kind: string, ref: string, detail: string): string => PRECISE[kind][split][task.userSeed % PRECISE[kind][split].length](ref, detail);
   switch (g.kind) {
     case 'cancel':
     case 'forbidden_cancel':
@@ -192,7 +207,7 @@ export function preciseGoal(task: ServiceTask): string {
     case 'info':
       return pick(g.question, orderRef(task, g.orderId), '');
     case 'out_of_scope': {
-      const list = REQUESTS[g.request][task.split];
+      const list = REQUESTS[g.request][split];
       return capitalise(list[task.userSeed % list.length]);
     }
   }
@@ -238,7 +253,7 @@ export function identityAnswer(task: ServiceTask, askedEmailOnly: boolean, voice
   return askedEmailOnly ? `I don't remember which email I used, but ${nameZip}` : capitalise(nameZip);
 }
 
-const ORDER_ID_LINES = cutByPosition<(id: string) => string>([(id) => `The order id is ${id}.`, (id) => `It's order ${id}.`, (id) => `The order number is ${id}.`, (id) => `That would be ${id}.`, (id) => `It's ${id}.`], 'order-id answers');
+const ORDER_ID_LINES = cutByPosition<(id: string) => string>([(id) => `The order id is ${id}.`, (id) => `It's order ${id}.`, (id) => `The order number is ${id}.`, (id) => `That would be ${id}.`, (id) => `Sure, the id is ${id}.`], 'order-id answers');
 const ORDER_HINT_LINES = cutByPosition<(hint: string) => string>([
   (h) => `I don't have the order id at hand, but it's the order with the ${h}.`, (h) => `I'm not sure of the number; it's the one with the ${h} in it.`,
   (h) => `I lost the order number, but the ${h} was in it.`, (h) => `No idea about the id, sorry; it's the order that had the ${h}.`,
@@ -277,3 +292,39 @@ export const GIVE_UP = cutByPosition([
   `Never mind, I'll sort it out another day. ${STOP_MARKER}`, `Forget it, I'll call back later. ${STOP_MARKER}`,
   `This is going nowhere; goodbye. ${STOP_MARKER}`, `I give up for now. Bye. ${STOP_MARKER}`,
 ], 'give-ups');
+
+/**
+ * Every list of user phrasings, rendered with {placeholders} where values go, per split: what the
+ * split audit checks (no validation or test phrasing in a training conversation).
+ */
+export function userPhrasingInventory(): Record<string, SplitLists<string>> {
+  const user = { email: '{email}', firstName: '{first}', lastName: '{last}', zip: '{zip}' } as ServiceTask['user'];
+  const render = <T>(list: SplitLists<T>, show: (item: T) => string): SplitLists<string> => ({
+    train: list.train.map(show),
+    validation: list.validation.map(show),
+    test: list.test.map(show),
+  });
+  const text = (s: string) => s;
+  const out: Record<string, SplitLists<string>> = {
+    greetings: GREETINGS,
+    closings: CLOSINGS,
+    restatements: RESTATE_LEADS,
+    change: CHANGE_LEADS,
+    exchange: EXCHANGE_LEADS,
+    return: RETURN_LEADS,
+    confirmations: YES,
+    goodbyes: DONE,
+    refusalAcceptances: ACCEPT_REFUSAL,
+    giveUps: GIVE_UP,
+    email: render(EMAIL_LINES, (f) => f(user)),
+    nameZip: render(NAME_ZIP_LINES, (f) => f(user)),
+    orderId: render(ORDER_ID_LINES, (f) => f('{id}')),
+    orderHint: render(ORDER_HINT_LINES, (f) => f('{product}')),
+    payment: render(PAYMENT_LINES, (f) => f('{payment}')),
+    address: render(ADDRESS_LINES, (f) => f('{address}')),
+  };
+  for (const [kind, list] of Object.entries(REQUESTS)) out[`request ${kind}`] = render(list, text);
+  for (const [kind, list] of Object.entries(REASON_TEXT)) out[`reason ${kind}`] = render(list, text);
+  for (const [kind, list] of Object.entries(PRECISE)) out[`precise ${kind}`] = render(list, (f) => f('{order}', '{detail}'));
+  return out;
+}

@@ -3,11 +3,11 @@ import { partitionPool } from '../../splits';
 import { CITIES, cityAccepted, CUISINES, LANGUAGES, maybe, PHRASES, phrase, round, splitInt } from './pools';
 import { ScenarioBuilder, tool, type CatalogueFunction } from './types';
 
-const COUNTRIES = partitionPool(
+export const COUNTRIES = partitionPool(
   ['France', 'Japan', 'Brazil', 'Canada', 'India', 'Kenya', 'Norway', 'Mexico', 'Australia', 'Germany', 'Chile', 'Egypt', 'Vietnam', 'Poland', 'Ghana', 'Portugal', 'Thailand', 'Peru', 'Ireland', 'Morocco'],
   'catalogue/country',
 );
-const DISHES = partitionPool(
+export const DISHES = partitionPool(
   ['lasagna', 'pad thai', 'chicken curry', 'ramen', 'paella', 'banana bread', 'falafel', 'mushroom risotto', 'shakshuka', 'pho', 'goulash', 'tacos al pastor', 'moussaka', 'apple pie', 'dal makhani', 'bibimbap'],
   'catalogue/dish',
 );

@@ -136,7 +136,7 @@ export const CURRENCIES: SplitLists<{ code: string; name: string }> = partitionP
   { code: 'MXN', name: 'Mexican pesos' },
   { code: 'BRL', name: 'Brazilian reais' },
   { code: 'ZAR', name: 'South African rand' },
-  { code: 'SGD', name: 'Singapore dollars' },
+  { code: 'HKD', name: 'Hong Kong dollars' },
 ], 'catalogue/currency', (c) => c.code);
 
 export interface Person {
@@ -289,8 +289,18 @@ export function phrasingsOf(templates: readonly string[], split: Split): readonl
   return cutByPosition(templates, `catalogue phrasings "${templates[0]}"`)[split];
 }
 
+/** Every phrasing list phrase() has cut (keyed by its text): the split audit reads them (src/eval/splitDisjointness.test.ts). */
+const PHRASING_LISTS = new Map<string, readonly string[]>();
+
+/** The phrasing lists the catalogue has used so far in this process (generate tasks of every function first). */
+export function phrasingListsUsed(): readonly (readonly string[])[] {
+  return [...PHRASING_LISTS.values()];
+}
+
 /** Picks one of the split's phrasings and fills it; templates start with a common word so they can be joined. */
 export function phrase(rng: Rng, split: Split, templates: readonly string[], vars: Record<string, string | number>): string {
+  const key = templates.join('\u0001');
+  if (!PHRASING_LISTS.has(key)) PHRASING_LISTS.set(key, templates);
   return fill(rng.pick(phrasingsOf(templates, split)), vars);
 }
 

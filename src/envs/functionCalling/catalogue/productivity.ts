@@ -4,32 +4,32 @@ import { maybe, PEOPLE, phrase, sampleDate, sampleTime } from './pools';
 import { listPhrase, permutations, ScenarioBuilder, tool, type CatalogueFunction } from './types';
 
 // Each pool is cut into train / validation / test parts (pools.ts); simulated results use train parts.
-const DIRECTORIES = partitionPool(
+export const DIRECTORIES = partitionPool(
   ['/home/user/documents', '/home/user/photos', '/var/log', '/home/user/projects/site', '/tmp/exports', '/home/user/music', '/home/user/downloads', '/srv/backups', '/home/user/videos', '/opt/app/config', '/home/user/desktop', '/data/reports'],
   'catalogue/directory',
 );
-const EXTENSIONS = partitionPool(['pdf', 'txt', 'jpg', 'csv', 'log', 'md', 'mp3', 'png', 'json', 'docx', 'xlsx', 'zip'], 'catalogue/extension');
-const FILES = partitionPool(
-  ['/home/user/notes.txt', '/etc/hosts', '/home/user/projects/site/README.md', '/var/log/syslog', '/home/user/documents/budget.csv', '/tmp/report.txt', '/home/user/todo.md', '/etc/fstab', '/srv/app/settings.json', '/home/user/letters/draft.txt', '/var/log/nginx/access.log', '/home/user/recipes.txt'],
+export const EXTENSIONS = partitionPool(['pdf', 'txt', 'jpg', 'csv', 'log', 'md', 'mp3', 'png', 'json', 'docx', 'xlsx', 'zip'], 'catalogue/extension');
+export const FILES = partitionPool(
+  ['/home/user/notes.txt', '/etc/hosts', '/home/user/site/README.md', '/var/lib/app/state.json', '/home/user/budget.csv', '/tmp/report.txt', '/home/user/todo.md', '/etc/fstab', '/srv/app/settings.json', '/home/user/letters/draft.txt', '/var/www/access.log', '/home/user/recipes.txt'],
   'catalogue/file',
 );
-const EVENT_TITLES = partitionPool(
+export const EVENT_TITLES = partitionPool(
   ['Team standup', 'Dentist appointment', 'Project review', 'Lunch with Sam', 'Budget planning', 'Yoga class', 'Client call', 'Board meeting', 'Piano lesson', 'Sprint retro', 'Coffee with Dana', 'Car service', 'Parent evening', 'Design critique'],
   'catalogue/event',
 );
-const REMINDERS = partitionPool(
+export const REMINDERS = partitionPool(
   ['call the dentist', 'water the plants', 'submit the expense report', 'pick up the kids', 'take my medication', 'back up the laptop', 'renew the passport', 'feed the cat', 'pay the rent', 'book the car service', 'send the invoice', 'stretch for ten minutes'],
   'catalogue/reminder',
 );
-const SUBJECTS = partitionPool(
+export const SUBJECTS = partitionPool(
   ['Quarterly report', 'Meeting tomorrow', 'Invoice 2231', 'Weekend plans', 'Project update', 'Holiday schedule', 'Contract renewal', 'Team offsite', 'Budget approval', 'Welcome aboard'],
   'catalogue/subject',
 );
-const BODIES = partitionPool(
+export const BODIES = partitionPool(
   ['The draft is ready for review.', 'Can we move our call to Friday?', 'Please find the numbers attached.', 'Thanks for your help last week!', 'I will be late today.', 'The venue is booked for June.', 'Let me know if the figures look right.', 'Our flight lands at noon.', 'The printer is fixed.', 'See the notes from today.'],
   'catalogue/body',
 );
-const TEXTS = partitionPool(
+export const TEXTS = partitionPool(
   ['Running ten minutes late', 'Dinner at 8?', 'Call me when you land', 'Happy birthday!', 'The package arrived', 'On my way', 'Keys are under the mat', 'Meeting moved to 3', 'Bring an umbrella', 'Congrats on the new job!'],
   'catalogue/text',
 );
