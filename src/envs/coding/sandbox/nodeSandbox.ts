@@ -5,7 +5,7 @@
 // process dies alone. Why a fresh one per run: a run that reached the process's own realm could
 // patch it for every later run (a patched reporter, a timer left on its event loop); no check
 // run inside that realm can prove it was not touched, and a new process costs ~60–90 ms of CPU,
-// paid while the previous run is still going (numbers in the README, "Coding sandbox").
+// paid while the previous run is still going (measured: README, "Choices worth knowing").
 import { cpus } from 'node:os';
 import { RunCollector, MAX_RESULT_CHARS } from './grade';
 import { HARNESS_NAME, checkEntryName, exporterSource, type HarnessConfig } from './harnessSource';
