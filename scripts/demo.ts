@@ -6,7 +6,7 @@
 // progress bars (SFT loss; GRPO success and reward), the evaluations and a summary with the rates.
 //   npm run demo -- [--adapter llvmpipe|swiftshader] [--steps N | --sft-steps N] [--rl-steps N]
 //                   [--eval-tasks N] [--eval-before] [--skip-self-check] [--seed S] [--preset nano|tiny|small]
-import type { DemoEvent, DemoOptions, DemoSummary, GrpoProgress } from '../src/train/demoPipeline';
+import type { DemoEvent, DemoOptions, DemoSummary, GrpoProgress } from '../src/pipeline/demoPipeline';
 import type { WorkerFailure } from '../src/workers/gpu.worker';
 import { type BrowserAdapter, featureLevelFor, launchChromium } from './lib/browser';
 import { startServer } from './lib/server';

@@ -5,7 +5,7 @@
 import * as Comlink from 'comlink';
 import type { FeatureLevelChoice } from '../gpu/device';
 import type { CheckResult } from '../ops/selfCheck';
-import type { DemoEvent } from '../train/demoPipeline';
+import type { DemoEvent } from '../pipeline/demoPipeline';
 import type { AdapterReport, GpuWorkerApi, ModelTransfer, PageRunOptions, PageRunSummary, WorkerFailure } from '../workers/gpu.worker';
 import type { LoadedModelInfo } from './modelSource';
 

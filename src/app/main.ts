@@ -8,7 +8,7 @@ import './styles.css';
 import type { FeatureLevelChoice } from '../gpu/device';
 import { routingToolChats } from '../data/toolChats';
 import type { CheckResult } from '../ops/selfCheck';
-import type { DemoEvent } from '../train/demoPipeline';
+import type { DemoEvent } from '../pipeline/demoPipeline';
 import type { AdapterReport, PageRunOptions, PageRunSummary, WorkerFailure } from '../workers/gpu.worker';
 import { PRESETS } from '../model/config';
 import { countParameters } from '../model/parameters';

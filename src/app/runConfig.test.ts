@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PRESETS } from '../model/config';
-import { DEFAULT_DEMO } from '../train/demoPipeline';
-import { recipeTrainingShape, routingRecipe } from '../train/routingRecipe';
+import { DEFAULT_DEMO } from '../pipeline/demoPipeline';
+import { recipeTrainingShape, routingRecipe } from '../pipeline/routingRecipe';
 import { DEFAULT_RUN_CONFIG, DEMO_TRAINING_SHAPE, describeErrors, fromFormValues, toFormValues, validateRunConfig } from './runConfig';
 
 describe('RunConfig validation', () => {

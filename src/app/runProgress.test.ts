@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { DemoEvent, DemoSummary, GrpoProgress } from '../train/demoPipeline';
+import type { DemoEvent, DemoSummary, GrpoProgress } from '../pipeline/demoPipeline';
 import { initialProgress, progressAfter } from './runProgress';
 
 const sft = (step: number, totalSteps = 4): DemoEvent => ({ kind: 'sft', totalSteps, metrics: { step, loss: 5 - step / 10, lr: 1e-3, gradNorm: 1, tokensPerSec: 10, skipped: false } });

@@ -2,7 +2,7 @@
 // Every stage gets a fixed share of the bar, sized by its measured share of a default run's time on
 // llvmpipe (SFT and GRPO steps are the bulk); within SFT and GRPO the bar moves per step, within the
 // self-check per kernel checked. The bar never moves back.
-import type { DemoEvent } from '../train/demoPipeline';
+import type { DemoEvent } from '../pipeline/demoPipeline';
 
 export interface RunProgress {
   /** 0 … 1. */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { TEST_ADAPTERS, testRuntime } from '../gpu/testDevice';
 import type { GpuRuntime } from '../gpu/runtime';
 import * as ref from '../reference/ops';
-import { entropyLogitGradient } from '../train/grpo/entropy';
+import { entropyLogitGradient } from '../train/rl/grpo/entropy';
 import { Rng } from '../util/rng';
 import { crossEntropyWeights, entropyForward, logprobBackward, logprobForward, maskedMeanNll } from './crossEntropy';
 import { errorVs, randF32as64, upload64, uploadI32 } from './testUtil';

@@ -1,11 +1,11 @@
-// GPU GRPO loss vs grpoLoss (src/train/grpo/loss.ts, float64) on fresh seeded batches that contain
+// GPU GRPO loss vs grpoLoss (src/train/rl/grpo/loss.ts, float64) on fresh seeded batches that contain
 // every case of the clip: ratio exactly 1, zero advantages, high-clipped (A > 0, r > 1 + epsHigh),
 // low-clipped (A < 0, r < 1 − epsLow), unclipped; masked and padding tokens; KL, decoupled PPO and
 // the entropy bonus. Tolerance 1e-5 (relative; sums relative to Σ|term|, counts exact).
 import { describe, expect, it } from 'vitest';
 import { TEST_ADAPTERS, testRuntime } from '../gpu/testDevice';
 import { relativeError } from '../reference/ops/finiteDiff';
-import { entropyGradWeights, type GrpoConfig, grpoConfig, grpoLoss, type GrpoLossInput, selectTokens } from '../train/grpo';
+import { entropyGradWeights, type GrpoConfig, grpoConfig, grpoLoss, type GrpoLossInput, selectTokens } from '../train/rl/grpo';
 import { Rng } from '../util/rng';
 import { GRPO_STATS, GrpoStat, grpoLossForward, packGrpoTokens, sumGrpoStats } from './grpoLoss';
 

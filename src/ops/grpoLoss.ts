@@ -1,5 +1,5 @@
 // GRPO per-token loss and dlogp on the GPU (shaders/grpoLoss.wgsl): the twin of grpoLoss in
-// src/train/grpo/loss.ts, which stays the float64 reference (and the host path of the trainer).
+// src/train/rl/grpo/loss.ts, which stays the float64 reference (and the host path of the trainer).
 // Legend: N tokens (B·T of a micro-batch).
 // The host packs what it already knows per token — behaviour log-prob, advantage (expanded from
 // seqIndex / per-turn credit), aggregation weight w_n (selectTokens; 0 off policy tokens) — into one

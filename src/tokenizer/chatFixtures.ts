@@ -1,6 +1,6 @@
 // Conversations shared by the chat-format tests (test support only; nothing in the app imports it).
 
-import type { ChatMessage, ToolSpec } from '../envs/types';
+import type { ChatMessage, ToolSpec } from './chatTypes';
 
 export const WEATHER_TOOLS: ToolSpec[] = [
   {

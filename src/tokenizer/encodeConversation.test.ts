@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ChatMessage, ToolSpec } from '../envs/types';
+import type { ChatMessage, ToolSpec } from './chatTypes';
 import { Rng } from '../util/rng';
 import { ByteTokenizer } from './byteTokenizer';
 import { SERVICE_CHAT, SERVICE_TOOLS, WEATHER_ASSISTANT_TEXTS, WEATHER_CHAT, WEATHER_TOOLS } from './chatFixtures';

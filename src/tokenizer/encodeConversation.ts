@@ -11,7 +11,7 @@
 // content made only of newlines plus tool_calls renders as "\n<tool_call>…", and the whole text
 // tokenises "\n\n\n" as one token. `verifyWholeText: true` checks the equality (the tests do).
 
-import type { ChatMessage, ToolSpec } from '../envs/types';
+import type { ChatMessage, ToolSpec } from './chatTypes';
 import {
   assistantTurnText, conversationSegments, followUpText, generationPromptText,
   type ChatFormatOptions, type ChatSegment,

@@ -9,7 +9,7 @@ import { type ModelConfig, validateModelConfig } from '../model/config';
 import { countParameters, parameterTable } from '../model/parameters';
 import '../ops/allChecks';
 import { type CheckResult, runSelfCheck } from '../ops/selfCheck';
-import { DEFAULT_DEMO, type DemoEvent, type DemoOptions, type DemoSummary, runDemo } from '../train/demoPipeline';
+import { DEFAULT_DEMO, type DemoEvent, type DemoOptions, type DemoSummary, runDemo } from '../pipeline/demoPipeline';
 
 export interface AdapterReport {
   description: string;

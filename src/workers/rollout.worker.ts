@@ -3,8 +3,8 @@
 import * as Comlink from 'comlink';
 import { acquireDevice, type FeatureLevelChoice } from '../gpu/device';
 import { GpuRuntime } from '../gpu/runtime';
-import { RolloutActor, type RolloutActorSpec, type RolloutJob, type RolloutResult } from '../train/async/actors';
-import type { PackedWeights } from '../train/async/weights';
+import { RolloutActor, type RolloutActorSpec, type RolloutJob, type RolloutResult } from '../train/rl/async/actors';
+import type { PackedWeights } from '../train/rl/async/weights';
 
 let actor: RolloutActor | null = null;
 

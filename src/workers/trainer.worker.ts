@@ -5,10 +5,10 @@ import * as Comlink from 'comlink';
 import { acquireDevice, type FeatureLevelChoice } from '../gpu/device';
 import { GpuRuntime } from '../gpu/runtime';
 import type { ModelConfig } from '../model/config';
-import { TrainerActor, type TrainStepOutput } from '../train/async/actors';
-import { canShareMemory, type PackedWeights, transferables, unpackWeights } from '../train/async/weights';
-import type { GrpoTrainerConfig } from '../train/grpoTrainer';
-import type { Trajectory } from '../train/trajectory';
+import { TrainerActor, type TrainStepOutput } from '../train/rl/async/actors';
+import { canShareMemory, type PackedWeights, transferables, unpackWeights } from '../train/rl/async/weights';
+import type { GrpoTrainerConfig } from '../train/rl/grpoTrainer';
+import type { Trajectory } from '../train/rl/trajectory';
 
 let trainer: TrainerActor | null = null;
 

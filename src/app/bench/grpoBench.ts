@@ -1,5 +1,5 @@
 // GRPO throughput rows: `grpo throughput sync`, `… async k=1`, `… async k=2` (trained tokens per
-// wall second; see src/train/async/bench.ts for what is timed) and the derived speed-up rows.
+// wall second; see src/train/rl/async/bench.ts for what is timed) and the derived speed-up rows.
 // sync runs runSyncRl on the page's device. async runs the coordinator through the Comlink worker
 // pool: the trainer and the rollout actor each in a Web Worker with its own GPUDevice on the same
 // browser adapter, so rollout and training can really overlap. If the pool cannot start here the
@@ -8,11 +8,11 @@ import { describeContext } from '../../gpu/device';
 import type { GpuRuntime } from '../../gpu/runtime';
 import { type ModelConfig, PRESETS } from '../../model/config';
 import { adapterKind } from '../../ops/matmul';
-import { benchGrpoThroughput, type GrpoBenchResult } from '../../train/async/bench';
-import type { ActorPool } from '../../train/async/handles';
-import type { RlLoopConfig } from '../../train/rlLoop';
-import { canShareMemory } from '../../train/async/weights';
-import { workerPool } from '../../train/async/workerPool';
+import { benchGrpoThroughput, type GrpoBenchResult } from '../../train/rl/async/bench';
+import type { ActorPool } from '../../train/rl/async/handles';
+import type { RlLoopConfig } from '../../train/rl/rlLoop';
+import { canShareMemory } from '../../train/rl/async/weights';
+import { workerPool } from '../../workers/workerPool';
 import { type BenchCase, registerBench } from './registry';
 import { describeWorkload, GRPO_VARIANTS, type GrpoOutcome, type GrpoVariant, type GrpoWorkload, grpoRowName, grpoWorkload, speedUp, speedUpNote, speedUpRowName } from './grpoRows';
 

@@ -2,7 +2,7 @@
 // for the routing tasks), next to the SFT loss chart.
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import type { GrpoProgress } from '../../train/demoPipeline';
+import type { GrpoProgress } from '../../pipeline/demoPipeline';
 import { h, panel } from './dom';
 
 export interface GrpoChart {

@@ -3,11 +3,11 @@
 // interleaving of rollouts and training steps is real and recorded in a timeline.
 import { fakeFamily } from '../../eval/fakeFamily';
 import { ByteTokenizer } from '../../tokenizer';
-import type { RolloutResult } from '../async/actors';
-import type { ActorPool } from '../async/handles';
-import { packWeights, type PackedWeights } from '../async/weights';
-import { generatedTokens } from '../rlMetrics';
-import { type RolloutConfig, rolloutBatch } from '../rollout';
+import type { RolloutResult } from '../rl/async/actors';
+import type { ActorPool } from '../rl/async/handles';
+import { packWeights, type PackedWeights } from '../rl/async/weights';
+import { generatedTokens } from '../rl/rlMetrics';
+import { type RolloutConfig, rolloutBatch } from '../rl/rollout';
 import { fakeExpertReply, scriptedGenerator } from './scriptedGenerator';
 
 export interface TimelineEvent {

@@ -4,7 +4,7 @@
 import type { Generation } from '../../model/generate';
 import type { Tokenizer } from '../../tokenizer';
 import { Rng } from '../../util/rng';
-import type { TurnGenerator } from '../rollout';
+import type { TurnGenerator } from '../rl/rollout';
 
 export interface ScriptedGenerator extends TurnGenerator {
   /** Rows per generate() call, in call order. */

@@ -1,0 +1,122 @@
+// The synchronous RL loop (staleness k = 0): every step samples tasks, rolls them out with the
+// current weights, trains one GRPO step on them, and reports the step's metrics. The async
+// coordinator (train/async) runs the same two halves concurrently.
+import type { EnvFamily, EpisodeLimits, TaskBase } from '../../envs/types';
+import { mixSeeds } from '../../eval/seeds';
+import type { GpuRuntime } from '../../gpu/runtime';
+import type { GpuWeights } from '../../model/weights';
+import type { Tokenizer } from '../../tokenizer';
+import { GrpoTrainer, type GrpoTrainerConfig } from './grpoTrainer';
+import { modelTurnGenerator } from './modelGenerator';
+import { sampleWithSignal } from './dynamicSampling';
+import { buildStepRecord, generatedTokens, type RlStepRecord } from './rlMetrics';
+import { type PromptRenderer, type RolloutConfig, rolloutBatch } from './rollout';
+import { learningRate } from '../schedule';
+
+export interface RlLoopConfig {
+  /** Optimizer steps. */
+  steps: number;
+  /** Tasks per step (groups); each is played rollout.groupSize times. */
+  tasksPerStep: number;
+  /** Seed of the task stream (train split) and of sampling. */
+  seed: number;
+  /** Linear warm-up steps of the lr (0: constant after step 1). */
+  warmupSteps: number;
+  /** Final lr as a fraction of the peak (cosine decay; 1 = constant). */
+  minLrRatio: number;
+  rollout: RolloutConfig;
+  trainer: GrpoTrainerConfig;
+  /** Environment limit overrides. */
+  limits?: Partial<EpisodeLimits>;
+  /** Reward weight overrides. */
+  weights?: Partial<Record<string, number>>;
+  /**
+   * With the trainer's dynamicSampling: rollout rounds per step at most, to fill the step with
+   * tasksPerStep groups that carry signal (dynamicSampling.ts; default 1 = drop without refilling).
+   * Refill rounds are sized to the missing groups; their tasks come from their own deterministic
+   * stream. The async coordinator does not refill.
+   */
+  maxSamplingRounds?: number;
+}
+
+/** The tasks of step `step` (0-based): a deterministic slice of the train split. */
+export function tasksForStep<T extends TaskBase>(family: EnvFamily<T>, seed: number, step: number, tasksPerStep: number): T[] {
+  return Array.from({ length: tasksPerStep }, (_, i) => family.generateTask(seed, step * tasksPerStep + i, 'train'));
+}
+
+export function checkGroupSizes(cfg: Pick<RlLoopConfig, 'rollout' | 'trainer'>): void {
+  if (cfg.rollout.groupSize !== cfg.trainer.grpo.groupSize) {
+    throw new Error(`RL config: rollout.groupSize (${cfg.rollout.groupSize}) and trainer.grpo.groupSize (${cfg.trainer.grpo.groupSize}) must be equal`);
+  }
+  if (cfg.trainer.seqLen < cfg.rollout.maxTotalTokens) {
+    throw new Error(`RL config: trainer.seqLen (${cfg.trainer.seqLen}) must be ≥ rollout.maxTotalTokens (${cfg.rollout.maxTotalTokens}) so every episode fits a row`);
+  }
+}
+
+/** Runs `cfg.steps` synchronous GRPO steps on `w`; metrics stream through onStep and are returned. */
+/** What exact resume of the sync loop needs besides weights, optimizer and reference: tasks and seeds derive from (seed, step). */
+export interface RlLoopState {
+  /** Steps done. */
+  step: number;
+  /** Policy version after them. */
+  version: number;
+  /** Refill tasks drawn so far (dynamic sampling). */
+  refilled: number;
+}
+
+/**
+ * Exact resume: `from` continues after a saved step (weights already the checkpoint's); restore puts
+ * the optimizer moments and the KL reference back into the new trainer; afterStep sees the state
+ * after every step (a caller saves checkpoints there); stopAfter ends early (schedule spans cfg.steps).
+ */
+export interface RlResume {
+  from?: RlLoopState;
+  restore?: (trainer: GrpoTrainer) => Promise<void>;
+  afterStep?: (state: RlLoopState, trainer: GrpoTrainer) => Promise<void>;
+  stopAfter?: number;
+}
+
+export async function runSyncRl<T extends TaskBase>(
+  rt: GpuRuntime, w: GpuWeights, family: EnvFamily<T>, tokenizer: Tokenizer, cfg: RlLoopConfig,
+  onStep?: (r: RlStepRecord) => void | Promise<void>, render?: PromptRenderer, resume: RlResume = {},
+): Promise<RlStepRecord[]> {
+  checkGroupSizes(cfg);
+  const trainer = new GrpoTrainer(rt, w, cfg.trainer);
+  const generator = modelTurnGenerator(rt, w, { temperature: cfg.rollout.temperature, topK: cfg.rollout.topK, topP: cfg.rollout.topP });
+  const history: RlStepRecord[] = [];
+  let version = resume.from?.version ?? 0;
+  let refilled = resume.from?.refilled ?? 0; // refill tasks drawn so far (their own stream, so round 0 matches a run without refills)
+  const { grpo } = cfg.trainer;
+  const maxRounds = grpo.dynamicSampling ? (cfg.maxSamplingRounds ?? 1) : 1;
+  const end = Math.min(cfg.steps, resume.stopAfter ?? cfg.steps);
+  try {
+    await resume.restore?.(trainer);
+    for (let step = resume.from?.step ?? 0; step < end; step++) {
+      const t0 = performance.now();
+      const roll = (round: number, n: number) => rolloutBatch({
+        family, tasks: round === 0 ? tasksForStep(family, cfg.seed, step, cfg.tasksPerStep) : Array.from({ length: n }, () => family.generateTask(mixSeeds(cfg.seed, 0x2ef1), refilled++, 'train')),
+        tokenizer, generator, config: cfg.rollout, seed: mixSeeds(cfg.seed, step, 0x5201 + round), policyVersion: version, render, limits: cfg.limits, weights: cfg.weights,
+      });
+      const sampled = await sampleWithSignal(roll, { groupSize: grpo.groupSize, tasksPerStep: cfg.tasksPerStep, maxRounds, grpo });
+      const t1 = performance.now();
+      const lr = learningRate({ lr: cfg.trainer.lr, warmupSteps: cfg.warmupSteps, totalSteps: cfg.steps, minLrRatio: cfg.minLrRatio }, step + 1);
+      const result = await trainer.step(maxRounds > 1 ? sampled.train : sampled.drawn, lr);
+      const t2 = performance.now();
+      const timing = { rolloutSeconds: (t1 - t0) / 1000, trainSeconds: (t2 - t1) / 1000, generatedTokens: generatedTokens(sampled.drawn) };
+      // metrics over every group drawn (the trainer saw only the ones with signal when refilling)
+      const dropped = sampled.drawnKept.filter((k) => !k).length;
+      const record = maxRounds > 1
+        ? buildStepRecord(step + 1, version, sampled.drawn, { ...result, rewards: sampled.drawnRewards, keptGroups: sampled.drawnKept }, timing, {
+          groups_dropped: dropped, frac_reward_zero_std: dropped / sampled.drawnKept.length, 'sampling/rounds': sampled.rounds, 'sampling/groups_drawn': sampled.drawnKept.length,
+        })
+        : buildStepRecord(step + 1, version, sampled.drawn, result, timing);
+      version = record.version;
+      history.push(record);
+      await onStep?.(record); // a caller may evaluate between steps (held-out curves)
+      await resume.afterStep?.({ step: step + 1, version, refilled }, trainer);
+    }
+  } finally {
+    trainer.destroy();
+  }
+  return history;
+}
