@@ -131,3 +131,15 @@ describe('eval-bfcl on bad files', () => {
     expect(r.out.at(-1)).toMatch(/^accuracy: (\d+)\/\1$/);
   });
 });
+
+describe('the BFCL checker called directly', () => {
+  it('answers a call or an answer nested past the limit with an error, not a stack overflow', async () => {
+    const { checkCall } = await import('./bfclChecker');
+    const fn = { name: 'f', description: '', parameters: { type: 'object' as const, properties: { a: { type: 'array' as const } }, required: [] } };
+    const deep = JSON.parse(deepArray(5000)) as unknown;
+    const call = checkCall(fn, { name: 'f', arguments: { a: deep } }, { f: { a: [[1]] } });
+    expect(call).toMatchObject({ valid: false, paramsCorrect: 0 });
+    expect(call.error).toContain(`nested more than ${MAX_JSON_DEPTH} levels deep`);
+    expect(checkCall(fn, { name: 'f', arguments: { a: [1] } }, { f: { a: [deep] } }).error).toContain('nested more than');
+  });
+});
