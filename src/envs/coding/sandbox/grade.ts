@@ -25,7 +25,8 @@ export type RunEnding =
  * code that left a loop in a promise callback is stopped here instead of at the full time limit.
  */
 export const SETTLE_CPU_MS = 100;
-export const SETTLE_WALL_MS = 500;
+/** Wall-time settle window where CPU time cannot be read (browser; Node without /proc): generous, since a busy host reads late. */
+export const SETTLE_WALL_MS = 1000;
 
 /** Longest text of one returned value the harness renders (both back-ends). */
 export const MAX_RESULT_CHARS = 2000;

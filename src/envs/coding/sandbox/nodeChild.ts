@@ -2,7 +2,8 @@
 // host enforces every limit from outside, whatever the process does or claims:
 //   - time: SIGKILL at timeoutMs + HOST_GRACE_MS (the process stops the code at timeoutMs itself);
 //   - leftover work: once the code returned from its tests ('returned'), the process gets
-//     SETTLE_CPU_MS of CPU time (SETTLE_WALL_MS of wall time without /proc) to say 'done';
+//     SETTLE_CPU_MS of CPU time (SETTLE_WALL_MS of wall time without /proc) to say 'done', within
+//     the overall deadline; a process that exited on its own is never stopped (its lines decide);
 //   - memory: RSS read from /proc every POLL_MS, SIGKILL past the headroom (V8's heap limit and,
 //     without /proc, a watchdog thread in the process back this up);
 //   - output: message size, count and total characters (RunCollector's caps), console output
@@ -10,7 +11,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { RunCollector, SETTLE_CPU_MS, SETTLE_WALL_MS, type RunEnding } from './grade';
 import { NODE_CHILD_SOURCE, type NodeChildJob, type NodeChildOptions } from './nodeChildSource';
-import { cpuMs, procAvailable, residentBytes } from './procStats';
+import { cpuMs, hasExited, procAvailable, residentBytes } from './procStats';
 import type { SandboxLimits, SandboxResult, SandboxTest } from './types';
 
 const HOST_GRACE_MS = 500; // past timeoutMs, for the process to report its own timeout
@@ -144,16 +145,27 @@ export class SandboxChild {
         if (memoryEvidence(this.stderrTail)) finish({ kind: 'memory' });
         else finish({ kind: 'crashed', error: `the sandbox process died (code ${this.child.exitCode}, signal ${this.child.signalCode}) ${this.stderrTail.trim().slice(-300)}`.trim() });
       };
-      const deadline = setTimeout(() => finish({ kind: 'timeout' }), limits.timeoutMs + HOST_GRACE_MS);
+      // A process that already exited finished on its own: its last lines may still sit in the pipe
+      // (a busy host reads late), so 'close' decides, after every line is in. Only a live one is stopped.
+      const stopUnlessExited = (ending: RunEnding) => {
+        const exited = this.child.exitCode !== null || this.child.signalCode !== null || (pid !== undefined && hasExited(pid));
+        if (!exited) finish(ending);
+      };
+      const deadline = setTimeout(() => stopUnlessExited({ kind: 'timeout' }), limits.timeoutMs + HOST_GRACE_MS);
       const headroom = rssHeadroomMb(limits.memoryMb) * 1024 * 1024;
       const poll = setInterval(() => {
         if (pid === undefined) return;
         const rss = this.useProc ? residentBytes(pid) : undefined;
         if (rss !== undefined && rss > this.baselineRss + headroom) return finish({ kind: 'memory' });
         if (returnedAt !== undefined) {
-          const cpu = returnedAt.cpu !== undefined ? cpuMs(pid) : undefined;
-          const overCpu = cpu !== undefined && cpu - returnedAt.cpu! >= SETTLE_CPU_MS;
-          if (overCpu || Date.now() - returnedAt.wall >= SETTLE_WALL_MS) finish({ kind: 'timeout' });
+          // CPU time where /proc has it: a host too busy to read the pipe cannot make honest code look
+          // like it kept running, and code that does keep running burns CPU (nothing in the context can wait).
+          if (returnedAt.cpu !== undefined) {
+            const cpu = cpuMs(pid);
+            if (cpu !== undefined && cpu - returnedAt.cpu >= SETTLE_CPU_MS) stopUnlessExited({ kind: 'timeout' });
+          } else if (Date.now() - returnedAt.wall >= SETTLE_WALL_MS) {
+            stopUnlessExited({ kind: 'timeout' });
+          }
         }
       }, POLL_MS);
       if (this.exited) return this.onClose();

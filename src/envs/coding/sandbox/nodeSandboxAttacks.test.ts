@@ -149,6 +149,23 @@ describe('node sandbox: one process per run, limits enforced by the host', () =>
     }
   });
 
+  it('a host too busy to read in time does not turn an honest run into a timeout', async () => {
+    const pool = new NodeSandboxPool({ size: 1 });
+    try {
+      await pool.run(GOOD, ADD); // starts the next process ahead
+      const run = pool.run(GOOD, ADD, { timeoutMs: 200 });
+      await new Promise((resolve) => setImmediate(resolve)); // the job is on its way
+      const t0 = Date.now();
+      while (Date.now() - t0 < 1500) {
+        // busy host: the deadline (200 + 500 ms) and the settle window pass before a line is read
+      }
+      const r = await run;
+      expect(r).toMatchObject({ status: 'ok', passed: 3 });
+    } finally {
+      pool.close();
+    }
+  });
+
   it('stops a process that floods, forges, spins or grows, whatever it claims', async () => {
     const cases: { name: string; onJob: string; check: (r: Awaited<ReturnType<NodeSandboxPool['run']>>) => void }[] = [
       {

@@ -43,3 +43,15 @@ export function cpuMs(pid: number): number | undefined {
     return undefined;
   }
 }
+
+/** True when the process has exited (a zombie not yet reaped, or gone), whatever the host's event loop has seen so far; false otherwise or without /proc. */
+export function hasExited(pid: number): boolean {
+  if (!procAvailable()) return false;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+    return state === 'Z' || state === 'X';
+  } catch {
+    return true;
+  }
+}
