@@ -7,19 +7,23 @@
 // "after_sft", "after_grpo", "sft_only_same_compute", "baselines"} (rates in 0…1; several seeds: means,
 // with per-seed values and ranges besides).
 // Run through the WGSL loader: tsx --import ./scripts/lib/wgslLoader.mjs scripts/learn.ts …
-import { appendFileSync, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { acquireDevice, describeContext } from '../src/gpu/device';
 import { nodeGpu } from '../src/gpu/nodeGpu';
 import { GpuRuntime } from '../src/gpu/runtime';
-import { modelToSafetensors } from '../src/model/checkpointIO';
 import { PRESETS } from '../src/model/config';
+import { DiskBackend } from '../src/storage/diskBackend';
+import { exportFiles } from '../src/storage/export/exportModel';
+import { writeFolder } from '../src/storage/hfFolder';
+import { resumePipeline } from '../src/pipeline/resume';
+import { tokenizerFor } from '../src/pipeline/runner';
 import { taskSetName } from '../src/envs/taskMix';
 import { runSftRlComparison } from '../src/pipeline/comparison';
-import type { EvalSummary } from '../src/pipeline/evalSummary';
-import { formatRate } from '../src/pipeline/evalSummary';
+import type { EvalSummary, TaskSetEval } from '../src/pipeline/evalSummary';
+import { formatRate } from '../src/eval/report';
 import { learningConfig } from '../src/pipeline/presets';
-import { type PipelineHooks, runPipeline } from '../src/pipeline/runner';
+import { type PipelineHooks, type PipelineOptions, runPipeline } from '../src/pipeline/runner';
 import { toJsonlLine } from '../src/train/rl/rlMetrics';
 import { LEARN_USAGE, parseLearnArgs } from './lib/learnArgs';
 
@@ -78,19 +82,30 @@ async function main(): Promise<number> {
       onEval: (stage, s) => write({ kind: 'eval', seed, stage, ...s }),
       onCurve: (stage, step, s) => write({ kind: 'curve', seed, stage, step, ...s }),
     };
-    const label = (s: EvalSummary) => `${s.label}: ${s.taskSets.map((t) => `${t.taskSet} ${formatRate(t)} (n = ${t.n})`).join(', ')}`;
+    const label = (s: EvalSummary) => `${s.label}: ${s.taskSets.map((t) => `${t.taskSet} ${formatRate(t.model.success)} (n = ${t.model.n})`).join(', ')}`;
     let evals: EvalSummary[];
     let sftOnly: EvalSummary | undefined;
     let weights: Map<string, Float32Array>;
+    const dir = args.save && args.seeds.length > 1 ? join(args.save, `seed-${seed}`) : args.save;
+    const opts: PipelineOptions = {};
+    if (dir && !args.compare) opts.checkpoints = { store: new DiskBackend(join(dir, 'checkpoints')), every: args.saveEvery, keepLast: args.keep, onSaved: (s) => log(`[seed ${seed}] checkpoint ${s.id} (${(s.bytes / 1e6).toFixed(1)} MB, training paused ${s.captureSeconds.toFixed(2)} s)`) };
+    if (dir && args.compare) log(`[seed ${seed}] --save with the SFT-only comparison: only the final weights are saved (checkpoints to resume from need --no-compare)`);
+    if (args.resume) {
+      const found = await resumePipeline(rt, new DiskBackend(join(args.resume, 'checkpoints')), cfg);
+      if (!found) throw new Error(`--resume ${args.resume}: no complete checkpoint in ${join(args.resume, 'checkpoints')} (a run saves them with --save DIR --no-compare)`);
+      for (const note of found.notes) log(`[seed ${seed}] ${note}`);
+      log(`[seed ${seed}] resuming from checkpoint ${found.id}: stage ${found.stage} (${cfg.stages[found.stage].kind}) after step ${found.step}`);
+      Object.assign(opts, { initial: found.point.initial, resume: found.point });
+    }
     if (args.compare && cfg.stages.some((s) => s.kind === 'grpo') && args.options.rlSteps > 0) {
-      const r = await runSftRlComparison(rt, cfg, hooks);
+      const r = await runSftRlComparison(rt, cfg, hooks, opts);
       evals = [...r.prefix.evals, ...r.rl.evals];
       sftOnly = r.sftOnly.evals.at(-1);
       weights = r.finalWeights;
       log(`[seed ${seed}] SFT-only arm: ${r.sftSteps} more SFT steps = ${(r.sftCompute / 1e6).toFixed(1)} M forward-token-equivalents (GRPO used ${(r.grpoCompute / 1e6).toFixed(1)} M)`);
       write({ kind: 'compute', seed, grpo: r.grpoCompute, sftOnly: r.sftCompute, sftOnlySteps: r.sftSteps });
     } else {
-      const r = await runPipeline(rt, cfg, hooks);
+      const r = await runPipeline(rt, cfg, hooks, opts);
       evals = r.evals;
       weights = await r.weights.download();
       r.weights.destroy();
@@ -98,19 +113,18 @@ async function main(): Promise<number> {
     for (const s of [...evals, ...(sftOnly ? [sftOnly] : [])]) log(`[seed ${seed}] ${label(s)}`);
     const find = (l: string) => firstSet(evals.find((e) => e.label === l));
     const afterSft = find('after SFT');
-    const base = afterSft?.baselines ?? {};
-    for (const [name, b] of Object.entries(base)) log(`[seed ${seed}] baseline ${name}: ${formatRate(b)}`);
+    if (afterSft) console.log(afterSft.table);
+    const afterGrpo = find('after GRPO');
+    if (afterGrpo) console.log(afterGrpo.table);
+    const rate = (t: TaskSetEval | undefined) => t?.model.success.rate ?? null;
     results.push({
-      seed, n: afterSft?.n ?? 0, before_sft: find('before SFT')?.rate ?? null, after_sft: afterSft?.rate ?? 0, after_grpo: find('after GRPO')?.rate ?? 0,
-      sft_only_same_compute: firstSet(sftOnly)?.rate ?? null, baselines: Object.fromEntries(Object.entries(base).map(([k, b]) => [k, b.rate])),
+      seed, n: afterSft?.model.n ?? 0, before_sft: rate(find('before SFT')), after_sft: rate(afterSft) ?? 0, after_grpo: rate(afterGrpo) ?? 0,
+      sft_only_same_compute: rate(firstSet(sftOnly)), baselines: Object.fromEntries((afterSft?.baselines ?? []).map((b) => [b.label, b.success.rate])),
     });
-    if (args.save) {
-      const dir = args.seeds.length > 1 ? join(args.save, `seed-${seed}`) : args.save;
-      mkdirSync(dir, { recursive: true });
-      const { configJson, safetensors } = modelToSafetensors(PRESETS[cfg.preset], weights);
-      writeFileSync(join(dir, 'config.json'), configJson);
-      writeFileSync(join(dir, 'model.safetensors'), safetensors);
-      log(`[seed ${seed}] saved the final weights to ${dir}`);
+    if (dir) {
+      const tok = tokenizerFor(PRESETS[cfg.preset]);
+      await writeFolder(join(dir, 'final'), exportFiles({ cfg: PRESETS[cfg.preset], params: weights, ids: { eosId: tok.imEndId, padId: tok.padId } }, 'hf'));
+      log(`[seed ${seed}] saved the final weights as an HF folder in ${join(dir, 'final')}`);
     }
   }
   log(`time: ${((performance.now() - t0) / 1000).toFixed(0)} s`);

@@ -17,10 +17,15 @@ describe('parseLearnArgs', () => {
     expect(() => parseLearnArgs([])).toThrow(/--family is required/);
     expect(() => parseLearnArgs(['--family', 'chess'])).toThrow(/--family must be one of function-calling, service, coding, all/);
     expect(() => parseLearnArgs(['--family', 'function-calling', '--preset', 'huge'])).toThrow(/--preset must be one of nano, tiny, small/);
-    expect(() => parseLearnArgs(['--family', 'function-calling', '--steps', '-1'])).toThrow(/integer ≥ 0/);
-    expect(() => parseLearnArgs(['--family', 'function-calling', '--group', '1'])).toThrow(/integer ≥ 2/);
+    expect(() => parseLearnArgs(['--family', 'function-calling', '--steps', '-1'])).toThrow(/--steps/);
+    expect(() => parseLearnArgs(['--family', 'function-calling', '--steps=-1'])).toThrow(/whole number from 0/);
+    expect(() => parseLearnArgs(['--family', 'function-calling', '--steps', ''])).toThrow(/--steps/);
+    expect(() => parseLearnArgs(['--family', 'function-calling', '--eval-n', '1e308'])).toThrow(/whole number from 1 to 10000000/);
+    expect(() => parseLearnArgs(['--family', 'function-calling', '--group', '1'])).toThrow(/whole number from 2/);
+    expect(() => parseLearnArgs(['--family', 'function-calling', '--resume', 'd'])).toThrow(/--no-compare/);
+    expect(() => parseLearnArgs(['--family', 'function-calling', '--keep', '2'])).toThrow(/need --save DIR/);
     expect(() => parseLearnArgs(['--family', 'function-calling', '--out'])).toThrow(/argument missing/);
-    expect(() => parseLearnArgs(['--family', 'function-calling', '--kl', '-0.1'])).toThrow(/--kl needs a number ≥ 0/);
+    expect(() => parseLearnArgs(['--family', 'function-calling', '--kl=-0.1'])).toThrow(/--kl needs a number ≥ 0/);
     expect(() => parseLearnArgs(['--family', 'function-calling', '--credit', 'token'])).toThrow(/--credit must be one of trajectory, turn, component/);
     expect(() => parseLearnArgs(['--family', 'function-calling', '--bogus'])).toThrow(/Unknown option '--bogus'/);
     expect(() => parseLearnArgs(['--family', 'function-calling', '--steps', '1', '--steps', '2'])).toThrow(/--steps is given twice/);

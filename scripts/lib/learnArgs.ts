@@ -21,8 +21,12 @@ export interface LearnArgs {
   compare: boolean;
   /** JSONL of every stage's step metrics, evaluations and curves. */
   out?: string;
-  /** Folder for the final weights (HF layout: config.json + model.safetensors), per seed when several. */
+  /** Checkpoint folder (per seed when several): autosave every `saveEvery` steps, the final weights as an HF folder in DIR/final. */
   save?: string;
+  saveEvery: number;
+  keep: number;
+  /** Continue from the newest complete checkpoint in this folder (same flags). */
+  resume?: string;
   /** Print the pipeline config as JSON and exit. */
   printConfig: boolean;
   help: boolean;
@@ -50,7 +54,9 @@ export const LEARN_USAGE = `usage: npm run learn -- --family function-calling|se
   --eval-before        also evaluate the untrained model
   --no-compare         skip the SFT-only arm with the same extra compute
   --out FILE           write step metrics, evaluations and curves as JSONL
-  --save DIR           save the final weights (HF folder; DIR/seed-S with several seeds)
+  --save DIR           checkpoints in DIR every --save-every steps (default 25) and the final weights as an HF folder in DIR/final
+                       (DIR/seed-S with several seeds); --keep N checkpoints kept (default 3, plus the best)
+  --resume DIR         continue exactly from the newest complete checkpoint in DIR (run with the same flags)
   --print-config       print the pipeline config as JSON and exit`;
 
 /** The default task mix of a family. */
@@ -70,18 +76,21 @@ const FLAGS = {
   steps: { type: 'string' }, 'tasks-per-step': { type: 'string' }, group: { type: 'string' }, lr: { type: 'string' }, kl: { type: 'string' },
   credit: { type: 'string' }, 'sampling-rounds': { type: 'string' }, async: { type: 'string' },
   'eval-n': { type: 'string' }, 'eval-every': { type: 'string' }, 'eval-before': { type: 'boolean' }, 'no-compare': { type: 'boolean' },
-  out: { type: 'string' }, save: { type: 'string' }, 'print-config': { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+  out: { type: 'string' }, save: { type: 'string' }, 'save-every': { type: 'string' }, keep: { type: 'string' }, resume: { type: 'string' }, 'print-config': { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
 } as const;
 
-function integer(flag: string, v: string, min: number): number {
+/** The largest count any flag takes (steps, examples, tasks): a run of more is a typo, not a plan. */
+const MAX_COUNT = 10_000_000;
+
+function integer(flag: string, v: string, min: number, max = MAX_COUNT): number {
   const n = Number(v);
-  if (v.trim() === '' || !Number.isInteger(n) || n < min) throw new Error(`--${flag} needs an integer ≥ ${min}, got '${v}'`);
+  if (!/^\s*[+]?\d+\s*$/.test(v) || !Number.isSafeInteger(n) || n < min || n > max) throw new Error(`--${flag} needs a whole number from ${min} to ${max}, got '${v}'`);
   return n;
 }
 
-function positive(flag: string, v: string, allowZero = false): number {
+function positive(flag: string, v: string, allowZero = false, max = 100): number {
   const x = Number(v);
-  if (v.trim() === '' || !Number.isFinite(x) || x < 0 || (!allowZero && x === 0)) throw new Error(`--${flag} needs a ${allowZero ? 'number ≥ 0' : 'positive number'}, got '${v}'`);
+  if (v.trim() === '' || !Number.isFinite(x) || x < 0 || (!allowZero && x === 0) || x > max) throw new Error(`--${flag} needs a ${allowZero ? 'number ≥ 0' : 'positive number'} up to ${max}, got '${v}'`);
   return x;
 }
 
@@ -105,7 +114,7 @@ export function parseLearnArgs(argv: readonly string[]): LearnArgs {
   }
   const v = parsed.values;
   const o: LearningOptions = { ...ROUTING_LEARNING, tasks: [...ROUTING_LEARNING.tasks] };
-  const args: LearnArgs = { family: 'function-calling', options: o, seeds: [o.seed], compare: !v['no-compare'], printConfig: v['print-config'] === true, help: v.help === true };
+  const args: LearnArgs = { family: 'function-calling', options: o, seeds: [o.seed], compare: !v['no-compare'], printConfig: v['print-config'] === true, help: v.help === true, saveEvery: 25, keep: 3 };
   if (args.help) return args;
   if (v.family === undefined) throw new Error(`--family is required\n${LEARN_USAGE}`);
   args.family = oneOf('family', v.family, LEARN_FAMILIES);
@@ -140,5 +149,13 @@ export function parseLearnArgs(argv: readonly string[]): LearnArgs {
   if (v['eval-before']) o.evalBefore = true;
   if (v.out !== undefined) args.out = v.out;
   if (v.save !== undefined) args.save = v.save;
+  if (v['save-every'] !== undefined) args.saveEvery = integer('save-every', v['save-every'], 1);
+  if (v.keep !== undefined) args.keep = integer('keep', v.keep, 1, 1000);
+  if ((v['save-every'] !== undefined || v.keep !== undefined) && args.save === undefined) throw new Error('--save-every and --keep need --save DIR');
+  if (v.resume !== undefined) {
+    args.resume = v.resume;
+    if (args.seeds.length > 1) throw new Error('--resume continues one run: give one --seed');
+    if (args.compare) throw new Error('--resume continues a run without the SFT-only comparison arm: add --no-compare (run the comparison in one go instead)');
+  }
   return args;
 }

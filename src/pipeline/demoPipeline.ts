@@ -16,7 +16,8 @@ import type { RlStepRecord } from '../train/rl/rlMetrics';
 import { rolloutBatch } from '../train/rl/rollout';
 import type { SftMetrics } from '../train/sft/sft';
 import type { PipelineConfig } from './config';
-import type { EvalSummary, RateWithInterval } from './evalSummary';
+import type { Rate } from '../eval/report';
+import type { EvalSummary } from './evalSummary';
 import { learningConfig, ROUTING_LEARNING } from './presets';
 import { rolloutConfig, runPipeline, tokenizerFor, trainingShape } from './runner';
 
@@ -89,7 +90,7 @@ export interface DemoEval {
   reward: number;
   components: Record<string, number>;
   /** Success per expected tool (or category). */
-  byKey: Record<string, RateWithInterval>;
+  byKey: Record<string, Rate>;
   /** Success of the cheap baselines on the same tasks (evaluations that score them). */
   baselines: Record<string, number>;
 }
@@ -158,10 +159,11 @@ function checkLoadedModel(cfg: ModelConfig, contextTokens: number): void {
 }
 
 function demoEval(label: DemoEvalLabel, s: EvalSummary): DemoEval {
-  const t = s.taskSets[0];
+  const m = s.taskSets[0].model;
   return {
-    label, split: 'test', success: t.successes, total: t.n, interval: [t.low, t.high], reward: t.meanReward, components: t.components, byKey: t.byKey,
-    baselines: Object.fromEntries(Object.entries(t.baselines).map(([k, b]) => [k, b.rate])),
+    label, split: 'test', success: m.success.successes, total: m.n, interval: [m.success.lo, m.success.hi], reward: m.meanReward,
+    components: Object.fromEntries(Object.entries(m.components).map(([k, r]) => [k, r.rate])), byKey: m.by.tool ?? m.by.category ?? {},
+    baselines: Object.fromEntries(s.taskSets[0].baselines.map((b) => [b.label, b.success.rate])),
   };
 }
 

@@ -1,83 +1,70 @@
-// An eval stage's report: per task set the success rate with its Wilson 95 % interval, n and seeds,
-// mean reward and components, per-tool / per-category rates, episode shape (turns, tokens,
-// truncation), and the cheap baselines scored on the same tasks beside the model.
-import { wilsonInterval } from '../eval/intervals';
+// An eval stage's report, per task set of the mix: the model's success with its Wilson 95 %
+// interval, mean reward and components, success per tool / category (src/eval/report), the episode
+// shape (turns, tokens, truncation), and — when asked — the cheap baselines of src/eval/baselines
+// on exactly the same tasks (same split, n and seeds), with the comparison table to print.
+import type { Split } from '../envs/splits';
+import { taskSet, type TaskSet } from '../envs/taskSets';
+import { baselineOutcomes } from '../eval/baselines';
+import { formatComparison, formatRate, type Outcome, type PolicySummary, summarizeOutcomes } from '../eval/report';
+import type { TaskMixEntry } from '../envs/taskMix';
 import type { EvalStageConfig } from './config';
 import type { EpisodeRecord } from './evaluation';
 
-export interface RateWithInterval {
-  n: number;
-  successes: number;
-  rate: number;
-  /** Wilson 95 % interval of the rate. */
-  low: number;
-  high: number;
-}
-
-export interface TaskSetSummary extends RateWithInterval {
+export interface TaskSetEval {
   /** "function-calling/route8". */
   taskSet: string;
-  meanReward: number;
-  components: Record<string, number>;
-  /** Rate per breakdown key (tool, tool pair, category). */
-  byKey: Record<string, RateWithInterval>;
+  model: PolicySummary;
+  /** The cheap baselines on the same tasks (empty when the stage did not ask for them). */
+  baselines: PolicySummary[];
   truncatedFraction: number;
   meanTurns: number;
   meanTokens: number;
-  /** Success rate of each cheap baseline on the same tasks. */
-  baselines: Record<string, RateWithInterval>;
+  /** Models and baselines as one printable table. */
+  table: string;
 }
 
 export interface EvalSummary {
   label: string;
-  split: EvalStageConfig['split'];
+  split: Split;
   seeds: number[];
-  /** One entry per task set of the mix. */
-  taskSets: TaskSetSummary[];
-  /** "route8 test: 61.5 % [55.4, 67.2] (n = 256) · best baseline keyword 31.0 %". */
+  taskSets: TaskSetEval[];
+  /** "function-calling/route8 test: 61.5 % [55.4, 67.2] (n = 256) · best baseline keyword rule (fit on train) 31.0 %". */
   headline: string;
-}
-
-export function rateOf(successes: number, n: number): RateWithInterval {
-  const [low, high] = wilsonInterval(successes, n);
-  return { n, successes, rate: n ? successes / n : 0, low, high };
-}
-
-function rateOfRecords(records: readonly EpisodeRecord[]): RateWithInterval {
-  return rateOf(records.filter((r) => r.success).length, records.length);
 }
 
 const mean = (xs: readonly number[]): number => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
 
-export function pct(x: number, digits = 1): string {
-  return `${(100 * x).toFixed(digits)} %`;
+/** Baseline outcomes of every baseline of `set`, pooled over `seeds` (tasks 0 … n−1 of each). */
+export async function pooledBaselines(set: TaskSet, split: Split, n: number, seeds: readonly number[]): Promise<PolicySummary[]> {
+  const pooled = new Map<string, { note: string; outcomes: Outcome[] }>();
+  for (const seed of seeds) {
+    for (const b of await baselineOutcomes(set, { split, n, seed })) {
+      const p = pooled.get(b.label) ?? { note: b.note, outcomes: [] };
+      p.outcomes.push(...b.outcomes);
+      pooled.set(b.label, p);
+    }
+  }
+  return [...pooled].map(([label, p]) => summarizeOutcomes(label, 'baseline', p.outcomes, p.note));
 }
 
-/** "61.5 % [55.4, 67.2]". */
-export function formatRate(r: RateWithInterval): string {
-  return `${pct(r.rate)} [${(100 * r.low).toFixed(1)}, ${(100 * r.high).toFixed(1)}]`;
-}
-
-export function summarizeEval(stage: Pick<EvalStageConfig, 'label' | 'split'>, seeds: readonly number[], records: readonly EpisodeRecord[], baselines: Record<string, readonly EpisodeRecord[]> = {}): EvalSummary {
-  const sets = [...new Set(records.map((r) => r.taskSet))];
-  const taskSets = sets.map((taskSet): TaskSetSummary => {
-    const mine = records.filter((r) => r.taskSet === taskSet);
-    const keys = [...new Set(mine.map((r) => r.key))].sort();
-    const componentNames = [...new Set(mine.flatMap((r) => Object.keys(r.components)))];
-    return {
-      taskSet, ...rateOfRecords(mine),
-      meanReward: mean(mine.map((r) => r.reward)),
-      components: Object.fromEntries(componentNames.map((c) => [c, mean(mine.map((r) => r.components[c] ?? 0))])),
-      byKey: Object.fromEntries(keys.map((k) => [k, rateOfRecords(mine.filter((r) => r.key === k))])),
-      truncatedFraction: mean(mine.map((r) => (r.truncated ? 1 : 0))),
-      meanTurns: mean(mine.map((r) => r.turns)),
-      meanTokens: mean(mine.map((r) => r.tokens)),
-      baselines: Object.fromEntries(Object.entries(baselines).map(([name, recs]) => [name, rateOfRecords(recs.filter((r) => r.taskSet === taskSet))])),
-    };
-  });
+/** The report of an eval stage; `withBaselines` runs the baselines of every task set on the same tasks. */
+export async function summarizeEval(stage: Pick<EvalStageConfig, 'label' | 'split' | 'n'>, mix: readonly TaskMixEntry[], seeds: readonly number[], records: readonly EpisodeRecord[], withBaselines: boolean): Promise<EvalSummary> {
+  const taskSets: TaskSetEval[] = [];
+  for (const entry of mix) {
+    const set = taskSet(entry.family, entry.level);
+    const name = `${set.family}/${set.level}`;
+    const mine = records.filter((r) => r.taskSet === name);
+    const model = summarizeOutcomes(stage.label, 'model', mine.map((r) => r.outcome));
+    const baselines = withBaselines ? await pooledBaselines(set, stage.split, stage.n, seeds) : [];
+    taskSets.push({
+      taskSet: name, model, baselines,
+      truncatedFraction: mean(mine.map((r) => (r.truncated ? 1 : 0))), meanTurns: mean(mine.map((r) => r.turns)), meanTokens: mean(mine.map((r) => r.tokens)),
+      table: formatComparison({ split: stage.split, taskSet: name, seed: seeds[0] }, [model, ...baselines]) + (seeds.length > 1 ? `\n(seeds ${seeds.join(', ')} pooled)` : ''),
+    });
+  }
   const headline = taskSets.map((t) => {
-    const best = Object.entries(t.baselines).sort((a, b) => b[1].rate - a[1].rate)[0];
-    return `${t.taskSet} ${stage.split}: ${formatRate(t)} (n = ${t.n})${best ? ` · best baseline ${best[0]} ${pct(best[1].rate)}` : ''}`;
+    const best = [...t.baselines].sort((a, b) => b.success.rate - a.success.rate)[0];
+    return `${t.taskSet} ${stage.split}: ${formatRate(t.model.success)} (n = ${t.model.n})${best ? ` · best baseline ${best.label} ${formatRate(best.success)}` : ''}`;
   }).join('; ');
   return { label: stage.label, split: stage.split, seeds: [...seeds], taskSets, headline };
 }

@@ -1,24 +1,20 @@
 // The pipeline's eval stage: greedy episodes on a split (validation to tune, test to report) for
 // every task set of the run's mix, batched through the rollout loop (one generate() call per turn
-// for a whole batch). Each episode is kept as a record (task set, breakdown key, success, reward
-// components), so reports can show rates with intervals per task set and per tool / category, and
-// score cheap baselines on exactly the same tasks.
+// for a whole batch). Each episode becomes an Outcome (src/eval/report: breakdown keys, success,
+// reward components) plus its shape (turns, tokens, truncation), so the report can show rates with
+// intervals per task set and per tool / category, beside cheap baselines run on the same tasks.
 import type { Split } from '../envs/splits';
+import { entryFamily, type TaskMixEntry, taskSetName } from '../envs/taskMix';
 import type { EnvFamily, TaskBase } from '../envs/types';
+import { outcomeOf, type Outcome } from '../eval/report';
 import type { Tokenizer } from '../tokenizer';
 import { type PromptRenderer, type RolloutConfig, rolloutBatch, type TurnGenerator } from '../train/rl/rollout';
-import { entryFamily, type TaskMixEntry, taskSetName } from '../envs/taskMix';
 
 /** One evaluated episode. */
 export interface EpisodeRecord {
   /** "function-calling/route8". */
   taskSet: string;
-  taskId: string;
-  /** Per-tool / per-category key (breakdownKey). */
-  key: string;
-  success: boolean;
-  reward: number;
-  components: Record<string, number>;
+  outcome: Outcome;
   truncated: boolean;
   turns: number;
   /** Tokens of the whole episode (prompt, turns, replies). */
@@ -37,18 +33,6 @@ export interface EvalRequest {
   render?: PromptRenderer;
   /** Episodes per generate() call (default 64). */
   batch?: number;
-}
-
-/**
- * The breakdown key of a task: the function(s) a function-calling task expects ("weather",
- * "price+time", "(no call)" for irrelevance), the category for the other families.
- */
-export function breakdownKey(task: TaskBase): string {
-  const gt = (task as TaskBase & { groundTruth?: Record<string, unknown>[] }).groundTruth;
-  if (task.family === 'function-calling' && Array.isArray(gt)) {
-    return gt.length === 0 ? '(no call)' : gt.map((g) => Object.keys(g)[0]).sort().join('+');
-  }
-  return task.category;
 }
 
 /** The tasks an evaluation plays for one task set: tasks 0 … n−1 of each seed's stream of `split`. */
@@ -70,10 +54,7 @@ export async function evaluateSplit(req: EvalRequest): Promise<EpisodeRecord[]> 
         family, tasks: slice, tokenizer: req.tokenizer, generator: req.generator, config: { ...req.rollout, groupSize: 1 },
         seed: start, policyVersion: 0, render: req.render,
       });
-      trajs.forEach((t, i) => records.push({
-        taskSet: name, taskId: t.taskId, key: breakdownKey(slice[i]), success: t.success, reward: t.reward.total,
-        components: t.reward.components, truncated: t.truncated, turns: t.turns, tokens: t.ids.length,
-      }));
+      trajs.forEach((t, i) => records.push({ taskSet: name, outcome: outcomeOf(slice[i], t.success, t.reward), truncated: t.truncated, turns: t.turns, tokens: t.ids.length }));
     }
   }
   return records;

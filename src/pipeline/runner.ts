@@ -29,7 +29,6 @@ import { type PipelineProgress, restoreProgress } from './progress';
 import type { CheckpointBackend } from '../storage/backend';
 import { tokenizerIdentity, type TokenizerIdentity } from '../storage/format';
 import { type AutosaveOptions, type ResumePoint, rlAutosave, sftAutosave } from '../storage/resume';
-import { evaluateBaselines } from './baselineEval';
 import { evaluateSplit } from './evaluation';
 import { summarizeEval, type EvalSummary } from './evalSummary';
 import { conversationMessages, encodeSftConversations, type SftDataReport, syntheticSftDocs } from './sftData';
@@ -309,8 +308,7 @@ class Run {
       mix: this.cfg.tasks, split: s.split, n: s.n, seeds, tokenizer: this.tok,
       generator: modelTurnGenerator(this.rt, this.w, GREEDY), rollout: rolloutConfig(this.cfg, 1, 0),
     });
-    const baselines = s.baselines ? await evaluateBaselines(this.cfg.tasks, s.split, s.n, seeds, rolloutConfig(this.cfg, 1, 0)) : {};
-    return summarizeEval(s, seeds, records, baselines);
+    return summarizeEval(s, this.cfg.tasks, seeds, records, s.baselines);
   }
 
   private async evaluate(i: number, s: EvalStageConfig): Promise<void> {

@@ -99,9 +99,16 @@ export class FunctionCallingEnv implements Environment<FunctionCallingTask> {
     try {
       return this.stepUnsafe(assistantText);
     } catch (e) {
-      // Defensive: a bug here must not kill a rollout; end the episode and say why.
+      // Defensive: a bug here must not kill a rollout; end the episode and say why. The reward is
+      // computed from the same state that just failed, so it may fail too: then it is zero.
       this.done = true;
-      return { messages: [], reward: this.reward(), done: true, info: { error: `internal environment error: ${e instanceof Error ? e.message : String(e)}` } };
+      let reward: Reward;
+      try {
+        reward = this.reward();
+      } catch {
+        reward = weightedReward({ format: 0, ...ZERO_CALLS }, this.weights);
+      }
+      return { messages: [], reward, done: true, info: { error: `internal environment error: ${e instanceof Error ? e.message : String(e)}` } };
     }
   }
 

@@ -87,15 +87,20 @@ export interface BaselineRunOptions {
   concurrency?: number;
 }
 
-/** Runs every baseline of the set on tasks 0 … n−1 of the split; the summaries for formatComparison. */
-export async function runBaselines(set: TaskSet, opts: BaselineRunOptions): Promise<PolicySummary[]> {
+/** Every baseline of the set on tasks 0 … n−1 of the split: one outcome per task (to pool over seeds, or summarize). */
+export async function baselineOutcomes(set: TaskSet, opts: BaselineRunOptions): Promise<{ label: string; note: string; outcomes: Outcome[] }[]> {
   const tasks = Array.from({ length: opts.n }, (_, i) => set.envFamily.generateTask(opts.seed, i, opts.split));
-  const out: PolicySummary[] = [];
+  const out: { label: string; note: string; outcomes: Outcome[] }[] = [];
   for (const b of baselinesFor(set, opts.seed, opts.fitN)) {
     const report = await evaluate(set.envFamily, b.policyFor, { n: opts.n, seed: opts.seed, split: opts.split, keepEpisodes: true, concurrency: opts.concurrency ?? 4 });
-    out.push(summarizeOutcomes(b.label, 'baseline', outcomesFromEpisodes(tasks, report.episodeList ?? []), b.note));
+    out.push({ label: b.label, note: b.note, outcomes: outcomesFromEpisodes(tasks, report.episodeList ?? []) });
   }
   return out;
+}
+
+/** Runs every baseline of the set on tasks 0 … n−1 of the split; the summaries for formatComparison. */
+export async function runBaselines(set: TaskSet, opts: BaselineRunOptions): Promise<PolicySummary[]> {
+  return (await baselineOutcomes(set, opts)).map((b) => summarizeOutcomes(b.label, 'baseline', b.outcomes, b.note));
 }
 
 export interface ComparisonOptions extends BaselineRunOptions {
