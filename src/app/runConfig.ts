@@ -29,14 +29,14 @@ export interface RunConfig {
  * out rather than imported so this module (and share links) stays free of the GPU code; a unit test
  * keeps the two equal.
  */
-export const DEFAULT_RUN_CONFIG: RunConfig = { preset: 'nano', seed: 1, sftSteps: 150, rlSteps: 10, tasksPerStep: 4, groupSize: 8, quick: false };
+export const DEFAULT_RUN_CONFIG: RunConfig = { preset: 'nano', seed: 1, sftSteps: 150, rlSteps: 10, tasksPerStep: 8, groupSize: 8, quick: false };
 
 /**
  * Rows × tokens the demo's pipeline trains at (trainingShape of demoConfig), and whether its
  * GRPO keeps a frozen reference copy (KL β > 0): what the page's fit estimate checks. Written out for
  * the same reason; a unit test keeps it equal to the recipe.
  */
-export const DEMO_TRAINING_SHAPE = { batchSize: 8, seqLen: 288, referenceCopy: true };
+export const DEMO_TRAINING_SHAPE = { batchSize: 8, seqLen: 768, referenceCopy: true };
 
 export type RunConfigField = keyof RunConfig;
 
