@@ -94,12 +94,18 @@ function onEvent(e: DemoEvent): void {
     case 'grpo':
       progressLine(grpoLine(e.progress), e.progress.step, e.progress.totalSteps, e.progress.totalSteps <= 50 ? 1 : 5);
       break;
-    case 'eval':
+    case 'eval': {
       if (isTty) process.stdout.write('\n');
-      console.log(`  ${e.label}: ${e.success}/${e.total} held-out tasks solved (${pct(e.success / e.total)}), reward ${e.reward.toFixed(3)} (${round2(e.components)})  [${((Date.now() - stageStart) / 1000).toFixed(0)} s]`);
+      const [lo, hi] = e.interval;
+      console.log(`  ${e.label}: ${e.success}/${e.total} test tasks solved, whole call right (${pct(e.success / e.total)}, 95 % CI ${pct(lo)}–${pct(hi)}), reward ${e.reward.toFixed(3)} (${round2(e.components)})  [${((Date.now() - stageStart) / 1000).toFixed(0)} s]`);
+      const tools = Object.entries(e.byKey).map(([k, r]) => `${k} ${r.successes}/${r.n}`).join(', ');
+      if (tools) console.log(`    per tool: ${tools}`);
+      const base = Object.entries(e.baselines).map(([k, r]) => `${k} ${pct(r)}`).join(', ');
+      if (base) console.log(`    cheap baselines on the same test tasks: ${base}`);
       break;
+    }
     case 'sample':
-      console.log(`  held-out episode from the final model (${e.success ? 'solved' : 'not solved'}):\n${e.text.split('\n').map((l) => `    ${l}`).join('\n')}`);
+      console.log(`  test episode from the final model (${e.success ? 'solved' : 'not solved'}):\n${e.text.split('\n').map((l) => `    ${l}`).join('\n')}`);
       break;
     case 'done':
       break;
@@ -107,15 +113,14 @@ function onEvent(e: DemoEvent): void {
 }
 
 function printSummary(s: DemoSummary): void {
-  const rates = [
-    ...(s.heldoutSuccessBefore === undefined ? [] : [`${pct(s.heldoutSuccessBefore)} before training`]),
-    `${pct(s.heldoutSuccessAfterSft)} after SFT`, `${pct(s.heldoutSuccessAfterGrpo)} after GRPO`,
-  ];
+  const rates = s.evals.map((e) => `${pct(e.success / e.total)} [${pct(e.interval[0])}–${pct(e.interval[1])}] ${e.label}`);
+  const baselines = s.evals.find((e) => Object.keys(e.baselines).length > 0)?.baselines ?? {};
   const t = s.stageSeconds;
   console.log('\n== summary');
   console.log(`  ${s.model} (${s.parameters.toLocaleString('en')} parameters) on ${adapter}`);
   console.log(`  SFT loss ${s.firstLoss.toFixed(3)} → ${s.finalLoss.toFixed(3)}; final GRPO reward ${Number.isFinite(s.finalReward) ? s.finalReward.toFixed(3) : 'n/a'}`);
-  console.log(`  held-out success (right function, well-formed call; ${s.evalTasks} tasks): ${rates.join(' → ')}`);
+  console.log(`  test success on ${s.taskSet} (the whole call right; ${s.evalTasks} test tasks, values and phrasings never trained on; 95 % CI): ${rates.join(' → ')}`);
+  console.log(`  cheap baselines on the same test tasks: ${Object.entries(baselines).map(([k, r]) => `${k} ${pct(r)}`).join(', ') || 'n/a'}`);
   console.log(`  time: self-check ${t.selfCheck.toFixed(0)} s, SFT ${t.sft.toFixed(0)} s, GRPO ${t.grpo.toFixed(0)} s, eval ${t.eval.toFixed(0)} s; run ${s.seconds.toFixed(0)} s, total with build and browser ${((Date.now() - t0) / 1000).toFixed(0)} s`);
 }
 

@@ -1,24 +1,37 @@
 import { describe, expect, it } from 'vitest';
+import { learningConfig } from '../../src/pipeline/presets';
 import { parseLearnArgs } from './learnArgs';
 
 describe('parseLearnArgs', () => {
-  it('reads the documented flags', () => {
-    const a = parseLearnArgs(['--family', 'function-calling', '--preset', 'tiny', '--steps', '12', '--out=m.jsonl', '--lr', '3e-3', '--group', '8', '--kl', '0.02', '--min-lr-ratio', '0.1', '--skip-before', '--eval-every', '10', '--no-component-credit']);
-    expect(a).toMatchObject({ family: 'function-calling', preset: 'tiny', steps: 12, out: 'm.jsonl', lr: 3e-3, group: 8, kl: 0.02, minLrRatio: 0.1, skipBefore: true, seed: 1, evalEvery: 10, noComponentCredit: true });
-    const plain = parseLearnArgs(['--family', 'function-calling']);
-    expect([plain.noComponentCredit, plain.evalEvery, plain.kl]).toEqual([false, undefined, undefined]); // the recipe's defaults apply
+  it('reads the documented flags into the pipeline options', () => {
+    const a = parseLearnArgs(['--family', 'function-calling', '--level', 'route4', '--preset', 'tiny', '--steps', '12', '--out=m.jsonl', '--lr', '3e-3', '--group', '8', '--kl', '0.02', '--credit', 'trajectory', '--eval-every', '10', '--sft-examples', '64', '--seeds', '1,2,3', '--no-compare']);
+    expect(a.options).toMatchObject({ preset: 'tiny', rlSteps: 12, lr: 3e-3, groupSize: 8, klCoef: 0.02, credit: 'trajectory', evalEvery: 10, sftExamples: 64, seed: 1, tasks: [{ family: 'function-calling', level: 'route4', weight: 1 }] });
+    expect(a).toMatchObject({ family: 'function-calling', out: 'm.jsonl', seeds: [1, 2, 3], compare: false });
+    const cfg = learningConfig(a.options); // what the CLI runs: a valid pipeline config
+    expect(cfg.stages.map((s) => s.kind)).toEqual(['sft', 'eval', 'eval', 'grpo', 'eval']);
+    expect(parseLearnArgs(['--family', 'service']).options.tasks).toEqual([{ family: 'service', weight: 1 }]);
+    expect(parseLearnArgs(['--family', 'all']).options.tasks.map((t) => t.family)).toEqual(['function-calling', 'service', 'coding']);
   });
 
   it('rejects what it cannot run, saying why', () => {
     expect(() => parseLearnArgs([])).toThrow(/--family is required/);
-    expect(() => parseLearnArgs(['--family', 'service'])).toThrow(/only function-calling/);
-    expect(() => parseLearnArgs(['--family', 'function-calling', '--preset', 'small'])).toThrow(/nano or tiny/);
-    expect(() => parseLearnArgs(['--family', 'function-calling', '--steps', '-1'])).toThrow(/integer ≥ 0/);
-    expect(() => parseLearnArgs(['--family', 'function-calling', '--group', '1'])).toThrow(/integer ≥ 2/);
-    expect(() => parseLearnArgs(['--family', 'function-calling', '--out'])).toThrow(/--out needs a value/);
-    expect(() => parseLearnArgs(['--family', 'function-calling', '--kl', '-0.1'])).toThrow(/--kl needs a number ≥ 0/);
-    expect(() => parseLearnArgs(['--family', 'function-calling', '--min-lr-ratio', '2'])).toThrow(/in \[0, 1\]/);
-    expect(() => parseLearnArgs(['--family', 'function-calling', '--bogus'])).toThrow(/unknown option/);
+    expect(() => parseLearnArgs(['--family', 'chess'])).toThrow(/--family must be one of function-calling, service, coding, all/);
+    expect(() => parseLearnArgs(['--family', 'function-calling', '--preset', 'huge'])).toThrow(/--preset must be one of nano, tiny, small/);
+    expect(() => parseLearnArgs(['--family', 'function-calling', '--steps', '-1'])).toThrow(/--steps/);
+    expect(() => parseLearnArgs(['--family', 'function-calling', '--steps=-1'])).toThrow(/whole number from 0/);
+    expect(() => parseLearnArgs(['--family', 'function-calling', '--steps', ''])).toThrow(/--steps/);
+    expect(() => parseLearnArgs(['--family', 'function-calling', '--eval-n', '1e308'])).toThrow(/whole number from 1 to 10000000/);
+    expect(() => parseLearnArgs(['--family', 'function-calling', '--group', '1'])).toThrow(/whole number from 2/);
+    expect(() => parseLearnArgs(['--family', 'function-calling', '--resume', 'd'])).toThrow(/--no-compare/);
+    expect(() => parseLearnArgs(['--family', 'function-calling', '--keep', '2'])).toThrow(/need --save DIR/);
+    expect(() => parseLearnArgs(['--family', 'function-calling', '--out'])).toThrow(/argument missing/);
+    expect(() => parseLearnArgs(['--family', 'function-calling', '--kl=-0.1'])).toThrow(/--kl needs a number ≥ 0/);
+    expect(() => parseLearnArgs(['--family', 'function-calling', '--credit', 'token'])).toThrow(/--credit must be one of trajectory, turn, component/);
+    expect(() => parseLearnArgs(['--family', 'function-calling', '--bogus'])).toThrow(/Unknown option '--bogus'/);
+    expect(() => parseLearnArgs(['--family', 'function-calling', '--steps', '1', '--steps', '2'])).toThrow(/--steps is given twice/);
+    expect(() => parseLearnArgs(['--family', 'function-calling', '--seeds', '1,1'])).toThrow(/listed twice/);
+    expect(() => parseLearnArgs(['--family', 'all', '--level', 'route4'])).toThrow(/--family all the mix is fixed/);
+    expect(() => parseLearnArgs(['--family', 'service', '--level', 'route4'])).toThrow(/--level must be one of retail/);
   });
 
   it('allows --help alone', () => {

@@ -1,128 +1,161 @@
-// Command line of `npm run learn -- --family function-calling [--preset nano|tiny] [--steps N] [--out metrics.jsonl] …`.
+// Command line of `npm run learn`: flags → a PipelineConfig (src/pipeline/presets.ts learningConfig)
+// plus what the CLI itself does with the run (metrics file, saved weights, the SFT-only comparison,
+// seeds). Parsed with Node's util.parseArgs (strict: unknown flags and missing values are errors);
+// a flag given twice is refused rather than silently keeping the last.
+import { parseArgs } from 'node:util';
+import { CREDIT_SCHEMES, type CreditScheme } from '../../src/pipeline/config';
+import type { TaskMixEntry } from '../../src/envs/taskMix';
+import { TASK_SETS } from '../../src/envs/taskSets';
+import { type LearningOptions, ROUTING_LEARNING } from '../../src/pipeline/presets';
+
+export const LEARN_FAMILIES = ['function-calling', 'service', 'coding', 'all'] as const;
+export type LearnFamily = (typeof LEARN_FAMILIES)[number];
 
 export interface LearnArgs {
-  /** Environment family; only 'function-calling' (its routing set) has a learning recipe so far. */
-  family: 'function-calling';
-  preset: 'nano' | 'tiny';
-  /** GRPO steps (default: the recipe's). */
-  steps?: number;
-  /** Format-only SFT steps (default: the recipe's; 0 with --load-sft). */
-  sftSteps?: number;
-  /** Tasks (groups) per GRPO step. */
-  tasksPerStep?: number;
-  /** G: samples per task. */
-  group?: number;
-  /** GRPO peak learning rate. */
-  lr?: number;
-  /** β of the KL term to the frozen reference (the SFT model); default the recipe's 0.1; 0 skips the reference forward. */
-  kl?: number;
-  /** Turn component credit off (plain trajectory-level credit). */
-  noComponentCredit: boolean;
-  /** Held-out evaluation every N GRPO steps (the held-out curve); 0 / absent: before and after only. */
-  evalEvery?: number;
-  /** GRPO lr at the last step as a fraction of the peak (cosine decay); default the recipe's 1 (constant). */
-  minLrRatio?: number;
-  /** Held-out tasks per evaluation. */
-  evalN?: number;
-  seed: number;
-  /** JSONL of SFT and GRPO step metrics (reward-component curves); none when absent. */
+  family: LearnFamily;
+  /** The pipeline options (task mix, stage sizes, seeds of the first run). */
+  options: LearningOptions;
+  /** Run seeds: one full run per seed; the last line reports the mean (and range) over them. */
+  seeds: number[];
+  /** Also run the SFT-only arm with the GRPO stages' compute (default on). */
+  compare: boolean;
+  /** JSONL of every stage's step metrics, evaluations and curves. */
   out?: string;
-  /** Save the final weights (safetensors); with --steps 0 that is the SFT warm start. */
+  /** Checkpoint folder (per seed when several): autosave every `saveEvery` steps, the final weights as an HF folder in DIR/final. */
   save?: string;
-  /** Start from saved weights and skip SFT. */
-  loadSft?: string;
-  /** Run GRPO through the async coordinator (in-process actors) with this staleness bound. */
-  asyncK?: number;
-  /** Skip the evaluation of the untrained model. */
-  skipBefore: boolean;
+  saveEvery: number;
+  keep: number;
+  /** Continue from the newest complete checkpoint in this folder (same flags). */
+  resume?: string;
+  /** Print the pipeline config as JSON and exit. */
+  printConfig: boolean;
   help: boolean;
 }
 
-export const LEARN_USAGE = `usage: npm run learn -- --family function-calling [options]
-  --family NAME        function-calling (routing task set: the right one of four functions)
-  --preset P           nano (default) or tiny
+export const LEARN_USAGE = `usage: npm run learn -- --family function-calling|service|coding|all [options]
+  --family F           task family: function-calling (default task set route8), service, coding, or all (a mix)
+  --level L            the family's task set (default: the first): ${TASK_SETS.map((t) => `${t.family} ${t.level}`).join(', ')}
+  --preset P           nano (default), tiny, small
+  --seed S | --seeds 1,2,3   run seed(s); several seeds → mean and range in the last line
+  --sft-examples N     verified expert conversations in the fixed SFT set (train split)
+  --sft-steps N        SFT optimizer steps over that set
+  --sft-lr X           SFT learning rate
+  --sft-batch B        SFT rows per step
   --steps N            GRPO steps
-  --sft-steps N        format-only SFT steps before GRPO
-  --tasks-per-step N   tasks (groups) per GRPO step
+  --tasks-per-step N   GRPO tasks (groups) per step
   --group G            samples per task
   --lr X               GRPO learning rate
-  --kl B               KL coefficient β to the frozen SFT model (default 0.1; 0: no reference copy)
-  --no-component-credit  credit function_choice to the argument tokens too (plain GRPO credit)
-  --eval-every N       held-out evaluation every N GRPO steps too (logged, and in --out)
-  --min-lr-ratio R     cosine-decay the GRPO lr to R × lr by the last step (default 1: constant)
-  --eval-n N           held-out tasks per evaluation
-  --seed S             run seed (default 1)
-  --out FILE           write SFT and GRPO step metrics as JSONL
-  --save FILE          save the final weights (safetensors; --steps 0 saves the SFT warm start)
-  --load-sft FILE      start from saved SFT weights and skip SFT
-  --async K            GRPO through the async coordinator (in-process actors), staleness bound K
-  --skip-before        do not evaluate the untrained model`;
+  --kl B               KL coefficient β to the SFT model (0: no reference forward)
+  --credit C           ${CREDIT_SCHEMES.join(' | ')} (granular-reward ablation)
+  --sampling-rounds R  DAPO refill rounds per step (1: drop zero-signal groups only)
+  --async K            GRPO through the async coordinator, staleness bound K
+  --eval-n N           test tasks per task set per evaluation
+  --eval-every N       validation curve every N GRPO steps
+  --eval-before        also evaluate the untrained model
+  --no-compare         skip the SFT-only arm with the same extra compute
+  --out FILE           write step metrics, evaluations and curves as JSONL
+  --save DIR           checkpoints in DIR every --save-every steps (default 25) and the final weights as an HF folder in DIR/final
+                       (DIR/seed-S with several seeds); --keep N checkpoints kept (default 3, plus the best)
+  --resume DIR         continue exactly from the newest complete checkpoint in DIR (run with the same flags)
+  --print-config       print the pipeline config as JSON and exit`;
+
+/** The default task mix of a family. */
+export function familyTasks(family: LearnFamily): TaskMixEntry[] {
+  switch (family) {
+    case 'function-calling': return [{ family: 'function-calling', level: 'route8', weight: 1 }];
+    case 'service': return [{ family: 'service', weight: 1 }];
+    case 'coding': return [{ family: 'coding', weight: 1 }];
+    case 'all': return [{ family: 'function-calling', level: 'route8', weight: 1 }, { family: 'service', weight: 1 }, { family: 'coding', weight: 1 }];
+  }
+}
+
+const FLAGS = {
+  family: { type: 'string' }, level: { type: 'string' }, preset: { type: 'string' },
+  seed: { type: 'string' }, seeds: { type: 'string' },
+  'sft-examples': { type: 'string' }, 'sft-steps': { type: 'string' }, 'sft-lr': { type: 'string' }, 'sft-batch': { type: 'string' },
+  steps: { type: 'string' }, 'tasks-per-step': { type: 'string' }, group: { type: 'string' }, lr: { type: 'string' }, kl: { type: 'string' },
+  credit: { type: 'string' }, 'sampling-rounds': { type: 'string' }, async: { type: 'string' },
+  'eval-n': { type: 'string' }, 'eval-every': { type: 'string' }, 'eval-before': { type: 'boolean' }, 'no-compare': { type: 'boolean' },
+  out: { type: 'string' }, save: { type: 'string' }, 'save-every': { type: 'string' }, keep: { type: 'string' }, resume: { type: 'string' }, 'print-config': { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+} as const;
+
+/** The largest count any flag takes (steps, examples, tasks): a run of more is a typo, not a plan. */
+const MAX_COUNT = 10_000_000;
+
+function integer(flag: string, v: string, min: number, max = MAX_COUNT): number {
+  const n = Number(v);
+  if (!/^\s*[+]?\d+\s*$/.test(v) || !Number.isSafeInteger(n) || n < min || n > max) throw new Error(`--${flag} needs a whole number from ${min} to ${max}, got '${v}'`);
+  return n;
+}
+
+function positive(flag: string, v: string, allowZero = false, max = 100): number {
+  const x = Number(v);
+  if (v.trim() === '' || !Number.isFinite(x) || x < 0 || (!allowZero && x === 0) || x > max) throw new Error(`--${flag} needs a ${allowZero ? 'number ≥ 0' : 'positive number'} up to ${max}, got '${v}'`);
+  return x;
+}
+
+function oneOf<T extends string>(flag: string, v: string, allowed: readonly T[]): T {
+  if (!(allowed as readonly string[]).includes(v)) throw new Error(`--${flag} must be one of ${allowed.join(', ')}, got '${v}'`);
+  return v as T;
+}
 
 export function parseLearnArgs(argv: readonly string[]): LearnArgs {
-  const args: LearnArgs = { family: 'function-calling', preset: 'nano', seed: 1, skipBefore: false, noComponentCredit: false, help: false };
-  let family: string | undefined;
-  for (let i = 0; i < argv.length; i++) {
-    const [flag, inline] = argv[i].includes('=') ? (argv[i].split(/=(.*)/s, 2) as [string, string]) : [argv[i], undefined];
-    const value = (): string => {
-      const v = inline ?? argv[++i];
-      if (v === undefined || v.startsWith('--')) throw new Error(`${flag} needs a value\n${LEARN_USAGE}`);
-      return v;
-    };
-    const int = (min: number): number => {
-      const v = value();
-      const n = Number(v);
-      if (!Number.isInteger(n) || n < min) throw new Error(`${flag} needs an integer ≥ ${min}, got '${v}'`);
-      return n;
-    };
-    switch (flag) {
-      case '--family': family = value(); break;
-      case '--preset': {
-        const p = value();
-        if (p !== 'nano' && p !== 'tiny') throw new Error(`--preset must be nano or tiny, got '${p}'`);
-        args.preset = p;
-        break;
-      }
-      case '--steps': args.steps = int(0); break;
-      case '--sft-steps': args.sftSteps = int(0); break;
-      case '--tasks-per-step': args.tasksPerStep = int(1); break;
-      case '--group': args.group = int(2); break;
-      case '--eval-n': args.evalN = int(1); break;
-      case '--eval-every': args.evalEvery = int(0); break;
-      case '--no-component-credit': args.noComponentCredit = true; break;
-      case '--seed': args.seed = int(0); break;
-      case '--lr': {
-        const v = value();
-        const x = Number(v);
-        if (!(x > 0) || !Number.isFinite(x)) throw new Error(`--lr needs a positive number, got '${v}'`);
-        args.lr = x;
-        break;
-      }
-      case '--kl': {
-        const v = value();
-        const x = Number(v);
-        if (!(x >= 0) || !Number.isFinite(x)) throw new Error(`--kl needs a number ≥ 0, got '${v}'`);
-        args.kl = x;
-        break;
-      }
-      case '--min-lr-ratio': {
-        const v = value();
-        const x = Number(v);
-        if (!(x >= 0 && x <= 1)) throw new Error(`--min-lr-ratio needs a number in [0, 1], got '${v}'`);
-        args.minLrRatio = x;
-        break;
-      }
-      case '--out': args.out = value(); break;
-      case '--save': args.save = value(); break;
-      case '--load-sft': args.loadSft = value(); break;
-      case '--async': args.asyncK = int(0); break;
-      case '--skip-before': args.skipBefore = true; break;
-      case '--help': case '-h': args.help = true; break;
-      default: throw new Error(`unknown option '${argv[i]}'\n${LEARN_USAGE}`);
-    }
+  let parsed;
+  try {
+    parsed = parseArgs({ args: [...argv], options: FLAGS, strict: true, allowPositionals: false, tokens: true });
+  } catch (e) {
+    throw new Error(`${e instanceof Error ? e.message : String(e)}\n${LEARN_USAGE}`);
   }
-  if (!args.help) {
-    if (family === undefined) throw new Error(`--family is required\n${LEARN_USAGE}`);
-    if (family !== 'function-calling') throw new Error(`--family ${family}: only function-calling has a learning recipe so far (service and coding episodes do not fit a byte-level preset's context yet)`);
+  const seen = new Set<string>();
+  for (const t of parsed.tokens ?? []) {
+    if (t.kind !== 'option') continue;
+    if (seen.has(t.name)) throw new Error(`--${t.name} is given twice; give it once`);
+    seen.add(t.name);
+  }
+  const v = parsed.values;
+  const o: LearningOptions = { ...ROUTING_LEARNING, tasks: [...ROUTING_LEARNING.tasks] };
+  const args: LearnArgs = { family: 'function-calling', options: o, seeds: [o.seed], compare: !v['no-compare'], printConfig: v['print-config'] === true, help: v.help === true, saveEvery: 25, keep: 3 };
+  if (args.help) return args;
+  if (v.family === undefined) throw new Error(`--family is required\n${LEARN_USAGE}`);
+  args.family = oneOf('family', v.family, LEARN_FAMILIES);
+  o.tasks = familyTasks(args.family);
+  if (v.level !== undefined) {
+    if (args.family === 'all') throw new Error('--level picks one task set of one family; with --family all the mix is fixed (route8 + service + coding)');
+    const levels = TASK_SETS.filter((t) => t.family === args.family).map((t) => t.level);
+    o.tasks = [{ family: args.family as TaskMixEntry['family'], level: oneOf('level', v.level, levels), weight: 1 }];
+  }
+  if (v.preset !== undefined) o.preset = oneOf('preset', v.preset, ['nano', 'tiny', 'small'] as const);
+  if (v.seed !== undefined && v.seeds !== undefined) throw new Error('give --seed or --seeds, not both');
+  if (v.seed !== undefined) args.seeds = [integer('seed', v.seed, 0)];
+  if (v.seeds !== undefined) {
+    args.seeds = v.seeds.split(',').map((s) => integer('seeds', s, 0));
+    if (new Set(args.seeds).size !== args.seeds.length) throw new Error(`--seeds ${v.seeds}: a seed is listed twice`);
+  }
+  o.seed = args.seeds[0];
+  if (v['sft-examples'] !== undefined) o.sftExamples = integer('sft-examples', v['sft-examples'], 1);
+  if (v['sft-steps'] !== undefined) o.sftSteps = integer('sft-steps', v['sft-steps'], 0);
+  if (v['sft-lr'] !== undefined) o.sftLr = positive('sft-lr', v['sft-lr']);
+  if (v['sft-batch'] !== undefined) o.sftBatch = integer('sft-batch', v['sft-batch'], 1);
+  if (v.steps !== undefined) o.rlSteps = integer('steps', v.steps, 0);
+  if (v['tasks-per-step'] !== undefined) o.tasksPerStep = integer('tasks-per-step', v['tasks-per-step'], 1);
+  if (v.group !== undefined) o.groupSize = integer('group', v.group, 2);
+  if (v.lr !== undefined) o.lr = positive('lr', v.lr);
+  if (v.kl !== undefined) o.klCoef = positive('kl', v.kl, true);
+  if (v.credit !== undefined) o.credit = oneOf<CreditScheme>('credit', v.credit, CREDIT_SCHEMES);
+  if (v['sampling-rounds'] !== undefined) o.samplingRounds = integer('sampling-rounds', v['sampling-rounds'], 1);
+  if (v.async !== undefined) o.staleness = integer('async', v.async, 0);
+  if (v['eval-n'] !== undefined) o.evalN = integer('eval-n', v['eval-n'], 1);
+  if (v['eval-every'] !== undefined) o.evalEvery = integer('eval-every', v['eval-every'], 0);
+  if (v['eval-before']) o.evalBefore = true;
+  if (v.out !== undefined) args.out = v.out;
+  if (v.save !== undefined) args.save = v.save;
+  if (v['save-every'] !== undefined) args.saveEvery = integer('save-every', v['save-every'], 1);
+  if (v.keep !== undefined) args.keep = integer('keep', v.keep, 1, 1000);
+  if ((v['save-every'] !== undefined || v.keep !== undefined) && args.save === undefined) throw new Error('--save-every and --keep need --save DIR');
+  if (v.resume !== undefined) {
+    args.resume = v.resume;
+    if (args.seeds.length > 1) throw new Error('--resume continues one run: give one --seed');
+    if (args.compare) throw new Error('--resume continues a run without the SFT-only comparison arm: add --no-compare (run the comparison in one go instead)');
   }
   return args;
 }

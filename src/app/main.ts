@@ -1,5 +1,5 @@
 // The TabForge page: run configuration (shareable as a link), Start/Stop, progress, live SFT loss and
-// GRPO success/reward charts, held-out success rates, the run summary and a sample episode, plus
+// GRPO success/reward charts, test success rates, the run summary and a sample episode, plus
 // loading a model from files or a URL. Training runs in a GPU Worker (Comlink). URL parameters:
 // ?adapter=core|compatibility|auto, ?run=selfcheck, #config=<base64url JSON>&autostart=1 (share links).
 // `window.tabforge` lets headless drivers (npm run demo, Playwright) run the same thing; its runs show
@@ -17,7 +17,7 @@ import { checkTrainable, formatCount } from './modelSource';
 import { DEFAULT_RUN_CONFIG, DEMO_TRAINING_SHAPE, type RunConfig } from './runConfig';
 import { initialProgress, progressAfter } from './runProgress';
 import { parseSampleText } from './sampleMessages';
-import { readShareLink } from './shareLink';
+import { autostartHold, readShareLink } from './shareLink';
 import { createConfigForm } from './ui/configForm';
 import { h, panel } from './ui/dom';
 import { createErrorBox } from './ui/errorBox';
@@ -105,8 +105,8 @@ async function initGpu(level: FeatureLevelChoice): Promise<AdapterReport | Worke
 
 // ---- runs -----------------------------------------------------------------------------------
 function showReference(seed: number): void {
-  // The held-out task the sample answers (routing task 0 of the heldout split), as the expert solves it.
-  void routingToolChats(1, seed, 'heldout').then(([chat]) => {
+  // The test task the sample answers (routing task 0 of the test split), as the expert solves it.
+  void routingToolChats(1, seed, 'test').then(([chat]) => {
     sample.show('reference', 'Expert reference for the same task', chat.messages.map((m) => ({ role: m.role, content: m.content, name: m.name })));
   });
 }
@@ -130,10 +130,10 @@ function onRunEvent(e: DemoEvent): void {
     }
     case 'eval':
       summary.addEval(e.label, e.success, e.total);
-      runLog.add(`${e.label}: ${e.success}/${e.total} held-out tasks solved, reward ${e.reward.toFixed(3)}`);
+      runLog.add(`${e.label}: ${e.success}/${e.total} test tasks solved, reward ${e.reward.toFixed(3)}`);
       break;
     case 'sample':
-      sample.show('model', `Trained model, held-out request (${e.success ? 'solved' : 'not solved'})`, parseSampleText(e.text));
+      sample.show('model', `Trained model, test request (${e.success ? 'solved' : 'not solved'})`, parseSampleText(e.text));
       break;
     case 'done':
       break;
@@ -230,9 +230,16 @@ function applyShareLink(): boolean {
   errors.clear('Share link');
   return link.autostart;
 }
+/** Starts an autostart link's run, unless it is a long one: that waits for the person to press Start. */
+function autostartFromLink(): void {
+  const r = form.read();
+  const hold = r.ok ? autostartHold(r.config) : null;
+  if (hold === null) startFromForm();
+  else controls.setStatus(hold);
+}
 window.addEventListener('hashchange', () => {
   if (state === 'running' || state === 'stopping') return;
-  if (applyShareLink() && state === 'idle') startFromForm();
+  if (applyShareLink() && state === 'idle') autostartFromLink();
 });
 
 // ---- headless API ----------------------------------------------------------------------------
@@ -268,5 +275,5 @@ const level = (params.get('adapter') ?? 'auto') as FeatureLevelChoice;
 void initGpu(level).then(async (r) => {
   if ('code' in r) return;
   if (params.get('run') === 'selfcheck') await tabforge.selfCheck();
-  else if (autostart) startFromForm();
+  else if (autostart) autostartFromLink();
 });

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { PRESETS } from '../model/config';
-import { DEFAULT_DEMO } from '../pipeline/demoPipeline';
-import { recipeTrainingShape, routingRecipe } from '../pipeline/routingRecipe';
+import { DEFAULT_DEMO, demoConfig } from '../pipeline/demoPipeline';
+import { trainingShape } from '../pipeline/runner';
 import { DEFAULT_RUN_CONFIG, DEMO_TRAINING_SHAPE, describeErrors, fromFormValues, toFormValues, validateRunConfig } from './runConfig';
 
 describe('RunConfig validation', () => {
@@ -10,10 +9,9 @@ describe('RunConfig validation', () => {
     expect(DEFAULT_RUN_CONFIG).toEqual({ preset, seed, sftSteps, rlSteps, tasksPerStep, groupSize, quick: false });
   });
 
-  it("estimates fit at the recipe's training shape", () => {
-    const recipe = routingRecipe(PRESETS.nano);
-    const { batch, seqLen } = recipeTrainingShape(recipe);
-    expect(DEMO_TRAINING_SHAPE).toEqual({ batchSize: batch, seqLen, referenceCopy: recipe.rl.trainer.grpo.klCoef > 0 });
+  it("estimates fit at the demo pipeline's training shape", () => {
+    const { batch, seqLen, referenceCopy } = trainingShape(demoConfig(DEFAULT_DEMO));
+    expect(DEMO_TRAINING_SHAPE).toEqual({ batchSize: batch, seqLen, referenceCopy });
   });
 
   it('accepts the defaults', () => {

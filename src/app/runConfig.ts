@@ -20,7 +20,7 @@ export interface RunConfig {
   tasksPerStep: number;
   /** GRPO samples per task (G). */
   groupSize: number;
-  /** Smoke run: 4 held-out tasks and no kernel self-check. */
+  /** Smoke run: 4 test tasks and no kernel self-check. */
   quick: boolean;
 }
 
@@ -29,14 +29,14 @@ export interface RunConfig {
  * out rather than imported so this module (and share links) stays free of the GPU code; a unit test
  * keeps the two equal.
  */
-export const DEFAULT_RUN_CONFIG: RunConfig = { preset: 'nano', seed: 1, sftSteps: 150, rlSteps: 10, tasksPerStep: 4, groupSize: 8, quick: false };
+export const DEFAULT_RUN_CONFIG: RunConfig = { preset: 'nano', seed: 1, sftSteps: 150, rlSteps: 10, tasksPerStep: 8, groupSize: 8, quick: false };
 
 /**
- * Rows × tokens the demo's recipe trains at (recipeTrainingShape of routingRecipe), and whether its
+ * Rows × tokens the demo's pipeline trains at (trainingShape of demoConfig), and whether its
  * GRPO keeps a frozen reference copy (KL β > 0): what the page's fit estimate checks. Written out for
  * the same reason; a unit test keeps it equal to the recipe.
  */
-export const DEMO_TRAINING_SHAPE = { batchSize: 8, seqLen: 288, referenceCopy: true };
+export const DEMO_TRAINING_SHAPE = { batchSize: 8, seqLen: 768, referenceCopy: true };
 
 export type RunConfigField = keyof RunConfig;
 
@@ -57,7 +57,7 @@ export const RUN_CONFIG_FIELDS: FieldSpec[] = [
   { name: 'rlSteps', label: 'GRPO steps', hint: 'RL steps on the routing tasks', kind: 'integer', min: 0, max: 100_000 },
   { name: 'tasksPerStep', label: 'Tasks per step', hint: 'GRPO groups per step', kind: 'integer', min: 1, max: 256 },
   { name: 'groupSize', label: 'Group size', hint: 'samples per task (G ≥ 2)', kind: 'integer', min: 2, max: 64 },
-  { name: 'quick', label: 'Quick run', hint: '4 held-out tasks, no self-check', kind: 'checkbox' },
+  { name: 'quick', label: 'Quick run', hint: '4 test tasks, no self-check', kind: 'checkbox' },
 ];
 
 const spec = (name: RunConfigField) => RUN_CONFIG_FIELDS.find((f) => f.name === name)!;

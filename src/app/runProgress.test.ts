@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { DemoEvent, DemoSummary, GrpoProgress } from '../pipeline/demoPipeline';
 import { initialProgress, progressAfter } from './runProgress';
 
-const sft = (step: number, totalSteps = 4): DemoEvent => ({ kind: 'sft', totalSteps, metrics: { step, loss: 5 - step / 10, lr: 1e-3, gradNorm: 1, tokensPerSec: 10, skipped: false } });
+const sft = (step: number, totalSteps = 4): DemoEvent => ({ kind: 'sft', totalSteps, metrics: { step, loss: 5 - step / 10, lr: 1e-3, gradNorm: 1, tokens: 0, tokensPerSec: 10, skipped: false } });
 const grpo = (step: number, totalSteps = 3): DemoEvent => {
   const progress: GrpoProgress = {
     step, totalSteps, successRate: step / 4, reward: 0.5 + step / 10, components: { format: 1, tool_choice: step / 4 },
@@ -10,9 +10,9 @@ const grpo = (step: number, totalSteps = 3): DemoEvent => {
   };
   return { kind: 'grpo', progress };
 };
-const evalEvent = (label: 'before SFT' | 'after SFT' | 'after GRPO', success: number): DemoEvent => ({ kind: 'eval', label, success, total: 4, reward: success / 4, components: {} });
+const evalEvent = (label: 'before SFT' | 'after SFT' | 'after GRPO', success: number): DemoEvent => ({ kind: 'eval', label, split: 'test', success, total: 4, interval: [0, 1], reward: success / 4, components: {}, byKey: {}, baselines: {} });
 const summary: DemoSummary = {
-  model: 'preset nano', preset: 'nano', parameters: 1, selfCheckFailures: 0, firstLoss: 5, finalLoss: 4, heldoutSuccessAfterSft: 0.25, heldoutSuccessAfterGrpo: 0.75,
+  model: 'preset nano', preset: 'nano', taskSet: 'route4', parameters: 1, selfCheckFailures: 0, firstLoss: 5, finalLoss: 4, evals: [],
   evalTasks: 4, finalReward: 0.8, stageSeconds: { selfCheck: 0, sft: 1, grpo: 1, eval: 1 }, seconds: 12.34,
 };
 
@@ -66,7 +66,7 @@ describe('run progress', () => {
     expect(steps.map((p) => p.label)).toEqual(['GRPO step 1/3 · success 25 % · reward 0.600', 'GRPO step 2/3 · success 50 % · reward 0.700', 'GRPO step 3/3 · success 75 % · reward 0.800']);
     expect(steps[0].fraction).toBeGreaterThan(seen[9].fraction); // past "after SFT"
     expect(steps[2].fraction - steps[1].fraction).toBeCloseTo(steps[1].fraction - steps[0].fraction);
-    expect(seen[15]).toMatchObject({ label: 'after GRPO: 3/4 held-out tasks solved' });
+    expect(seen[15]).toMatchObject({ label: 'after GRPO: 3/4 test tasks solved' });
     expect(seen[15].fraction).toBeLessThan(1);
   });
 

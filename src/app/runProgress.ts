@@ -9,7 +9,7 @@ export interface RunProgress {
   fraction: number;
   /** What is happening now, one line: "SFT step 3/60 · loss 4.1234", "GRPO step 2/40 · success 38 % · reward 0.512". */
   label: string;
-  /** Held-out evaluations finished so far. */
+  /** Test evaluations finished so far. */
   evalsSeen: number;
   /** Kernel checks seen (self-check stage). */
   checksSeen: number;
@@ -63,7 +63,7 @@ export function progressAfter(p: RunProgress, e: DemoEvent, selfCheck: boolean):
     }
     case 'eval': {
       const end = e.label === 'after GRPO' ? b.evalGrpo : e.label === 'after SFT' ? b.evalSft : b.before;
-      return { ...at(end, `${e.label}: ${e.success}/${e.total} held-out tasks solved`), evalsSeen: p.evalsSeen + 1 };
+      return { ...at(end, `${e.label}: ${e.success}/${e.total} test tasks solved`), evalsSeen: p.evalsSeen + 1 };
     }
     case 'sample':
       return at(b.evalGrpo);

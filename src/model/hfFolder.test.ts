@@ -73,7 +73,7 @@ describe('HF folder loading (llvmpipe)', () => {
     const values = expectedValues(tied, 6, (x) => x);
     const withHead = writeSafetensors(new Map([...[...values].map(([k, v]) => [k, { shape: parameterTable(tied).find((p) => p.name === k)!.shape, data: v, dtype: 'BF16' as const }] as const), ['lm_head.weight', { shape: [BYTE_VOCAB_SIZE, 32], data: values.get('model.embed_tokens.weight')!, dtype: 'BF16' as const }]]));
     const src = new BlobFileSource([['config.json', new Blob([hfConfigJson(tied)])], ['model.safetensors', new Blob([withHead])]]);
-    expect((await inspectHfFolder(src)).warnings).toContain('lm_head.weight ignored: config.json ties embeddings, so the LM head is model.embed_tokens.weight');
+    expect((await inspectHfFolder(src)).warnings).toContain('lm_head.weight ignored: config.json ties embeddings, so the LM head reuses model.embed_tokens.weight');
   });
 
   it('refuses, naming the problem: a config that is not Qwen3, missing / extra / misshapen / unreadable tensors, a shard the index names but the folder lacks', async () => {
@@ -87,9 +87,10 @@ describe('HF folder loading (llvmpipe)', () => {
     const good = hfConfigJson(CFG);
     await expect(inspectHfFolder(folder(good.replace('"qwen3"', '"llama"'), tensors(() => {})))).rejects.toThrow(/model_type "llama" is not supported: TabForge trains the Qwen3 architecture/);
     await expect(inspectHfFolder(folder(good, tensors((m) => m.delete('model.layers.1.mlp.up_proj.weight'))))).rejects.toThrow(/tensor 'model\.layers\.1\.mlp\.up_proj\.weight' \[48, 32\] is missing/);
-    await expect(inspectHfFolder(folder(good, tensors((m) => m.set('model.layers.2.mlp.up_proj.weight', { shape: [48, 32], data: new Float32Array(48 * 32) }))))).rejects.toThrow(/tensor 'model\.layers\.2\.mlp\.up_proj\.weight' is not part of a Qwen3 model with this config\.json/);
-    await expect(inspectHfFolder(folder(good, tensors((m) => m.set('model.norm.weight', { shape: [32], data: new Int32Array(32), dtype: 'I32' }))))).rejects.toThrow(/tensor 'model\.norm\.weight' is I32: TabForge reads F32, F16 and BF16 weights/);
-    await expect(inspectHfFolder(folder(good, tensors((m) => m.set('model.layers.0.self_attn.q_proj.weight', { shape: [32, 16], data: new Float32Array(512) }))))).rejects.toThrow(/'model\.layers\.0\.self_attn\.q_proj\.weight': config\.json implies \[32, 32\], the file has \[32, 16\]/);
+    await expect(inspectHfFolder(folder(good, tensors((m) => m.set('model.layers.2.mlp.up_proj.weight', { shape: [48, 32], data: new Float32Array(48 * 32) }))))).rejects.toThrow(/the file has 3 layers \(1 tensor beyond layer 1, e\.g\. 'model\.layers\.2\.mlp\.up_proj\.weight'\) but config\.json says num_hidden_layers 2/);
+    await expect(inspectHfFolder(folder(good, tensors((m) => m.set('loss', { shape: [1], data: new Float32Array(1) }))))).rejects.toThrow(/not a Qwen3 model: the file holds 1 tensor that is not model parameters: 'loss'/);
+    await expect(inspectHfFolder(folder(good, tensors((m) => m.set('model.norm.weight', { shape: [32], data: new Int32Array(32), dtype: 'I32' }))))).rejects.toThrow(/tensor 'model\.norm\.weight': expected a float dtype \(F32, F16 or BF16\), found I32/);
+    await expect(inspectHfFolder(folder(good, tensors((m) => m.set('model.layers.0.self_attn.q_proj.weight', { shape: [32, 16], data: new Float32Array(512) }))))).rejects.toThrow(/tensor 'model\.layers\.0\.self_attn\.q_proj\.weight': expected shape \[32, 32\], found \[32, 16\]/);
     const sharded = hfFolderFiles(CFG, seededRows(CFG, 7), { dtype: 'BF16', maxShardBytes: 20_000 }).filter((f) => !f.name.includes('00002'));
     await expect(inspectHfFolder(blobs(sharded))).rejects.toThrow(/names the shard model-00002-of-00004\.safetensors, which is not in/);
     await expect(inspectHfFolder(new BlobFileSource([['config.json', new Blob([good])]], 'x'))).rejects.toThrow(/no model\.safetensors or model\.safetensors\.index\.json in x/);

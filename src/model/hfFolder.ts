@@ -7,14 +7,13 @@
 import { readHfConfig } from './hfConfig';
 import type { ModelConfig } from './config';
 import type { ModelFileSource, SequentialReader } from './modelFiles';
-import { parameterTable } from './parameters';
+import { checkModelTensors } from './checkpointIO';
 import { decodeTensor, parseSafetensorsHeader, readHeaderLength, type SafetensorsTensorInfo, tensorsInFileOrder } from './safetensors';
 import type { GpuRuntime } from '../gpu/runtime';
 import { GpuWeights, type WeightStorage } from './weights';
 
 export const INDEX_FILE = 'model.safetensors.index.json';
 export const SINGLE_FILE = 'model.safetensors';
-const READABLE = new Set(['F32', 'F16', 'BF16']);
 const SLICE_BYTES = 8 * 1024 * 1024;
 const MAX_LISTED = 10;
 
@@ -112,27 +111,13 @@ export async function inspectHfFolder(src: ModelFileSource): Promise<HfFolder> {
   }
   if (map) for (const [t, f] of map) if (!found.has(t)) problems.push(`${INDEX_FILE} puts '${t}' in ${f}, whose header does not have it`);
 
-  const table = parameterTable(cfg);
-  const expected = new Set(table.map((p) => p.name));
-  const tensors = new Map<string, FolderTensor>();
-  for (const p of table) {
-    const t = found.get(p.name);
-    if (!t) {
-      const hint = p.name === 'lm_head.weight' ? ' (config.json sets tie_word_embeddings false, so the LM head must be in the files)'
-        : found.has(p.name.replace(/^model\./, '')) ? " (the names lack the 'model.' prefix: a bare Qwen3Model, not Qwen3ForCausalLM)" : '';
-      problems.push(`tensor '${p.name}' [${p.shape.join(', ')}] is missing${hint}`);
-      continue;
-    }
-    if (!READABLE.has(t.dtype)) problems.push(`tensor '${p.name}' is ${t.dtype}: TabForge reads F32, F16 and BF16 weights; convert the checkpoint (e.g. save it in bfloat16)`);
-    if (t.shape.join(',') !== p.shape.join(',')) problems.push(`tensor '${p.name}': config.json implies [${p.shape.join(', ')}], the file has [${t.shape.join(', ')}]`);
-    tensors.set(p.name, t);
-  }
-  const extra = [...found.keys()].filter((n) => !expected.has(n));
-  for (const n of extra) {
-    if (n === 'lm_head.weight' && cfg.tieWordEmbeddings) warnings.push('lm_head.weight ignored: config.json ties embeddings, so the LM head is model.embed_tokens.weight');
-    else problems.push(`tensor '${n}' is not part of a Qwen3 model with this config.json (is the config from another model, or is this a different architecture?)`);
-  }
-  if (problems.length) throw problemsError(`the weights in ${src.where} do not match its config.json`, problems);
+  if (problems.length) throw problemsError(`the weight files in ${src.where} disagree with each other`, problems);
+  // the same checks and messages as a single file (./checkpointIO): missing, misshapen, unreadable,
+  // layers the config does not have, tensors that are no model parameter
+  const names = [...found.keys()];
+  const { table, warnings: tensorWarnings } = checkModelTensors(cfg, { names, has: (n) => found.has(n), info: (n) => found.get(n)! });
+  warnings.push(...tensorWarnings);
+  const tensors = new Map(table.map((p) => [p.name, found.get(p.name)!]));
   return { cfg, files, tensors, totalBytes, warnings };
 }
 
@@ -141,7 +126,11 @@ export async function inspectHfFolder(src: ModelFileSource): Promise<HfFolder> {
  * tensor into them; `onProgress` hears the bytes read across all files. Throws (and frees what it
  * allocated) on a read error.
  */
-export async function loadHfWeights(rt: GpuRuntime, src: ModelFileSource, folder: HfFolder, storage: WeightStorage = {}, onProgress?: (p: LoadProgress) => void): Promise<GpuWeights> {
+export async function loadHfWeights(
+  rt: GpuRuntime, src: ModelFileSource, folder: HfFolder, storage: WeightStorage = {}, onProgress?: (p: LoadProgress) => void,
+  /** Sees every slice of f32 values on its way to the GPU (e.g. to count non-finite weights). */
+  inspect?: (name: string, values: Float32Array) => void,
+): Promise<GpuWeights> {
   const w = new GpuWeights(rt, folder.cfg, null, storage);
   let loaded = 0;
   try {
@@ -158,7 +147,7 @@ export async function loadHfWeights(rt: GpuRuntime, src: ModelFileSource, folder
           const t = wanted.get(info.name);
           if (!t) continue; // an ignored tensor (a tied lm_head): skipped over below
           await reader.skip(t.begin - reader.position);
-          await streamTensor(w, reader, t);
+          await streamTensor(w, reader, t, inspect);
         }
       } finally {
         await reader.close();
@@ -173,7 +162,7 @@ export async function loadHfWeights(rt: GpuRuntime, src: ModelFileSource, folder
 }
 
 /** One tensor from the reader (positioned at its first byte) into w, SLICE_BYTES of the file at a time. */
-async function streamTensor(w: GpuWeights, reader: SequentialReader, t: FolderTensor): Promise<void> {
+async function streamTensor(w: GpuWeights, reader: SequentialReader, t: FolderTensor, inspect?: (name: string, values: Float32Array) => void): Promise<void> {
   const [R, C] = t.shape.length === 2 ? t.shape : [1, t.shape[0]];
   const elementBytes = (t.end - t.begin) / (R * C);
   const rowBytes = C * elementBytes;
@@ -182,6 +171,7 @@ async function streamTensor(w: GpuWeights, reader: SequentialReader, t: FolderTe
     const rows = Math.min(step, R - r0);
     const raw = await reader.read(rows * rowBytes);
     const slice = decodeTensor({ name: t.name, dtype: t.dtype, shape: [rows, C], begin: 0, end: raw.byteLength }, raw).data as Float32Array;
+    inspect?.(t.name, slice);
     w.writeRows(t.name, r0, slice);
   }
 }

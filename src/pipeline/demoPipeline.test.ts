@@ -7,7 +7,7 @@ import { initialWeights } from '../model/weights';
 import { type DemoEvent, type DemoOptions, runDemo } from './demoPipeline';
 import { MICRO_MODEL } from '../train/testing/microModel';
 
-const SMOKE: DemoOptions = { preset: 'nano', seed: 3, sftSteps: 2, rlSteps: 2, tasksPerStep: 2, groupSize: 2, evalTasks: 3, skipSelfCheck: true };
+const SMOKE: DemoOptions = { preset: 'nano', seed: 3, taskSet: 'route4', sftExamples: 8, sftSteps: 2, rlSteps: 2, tasksPerStep: 2, groupSize: 2, evalTasks: 3, samples: 1, skipSelfCheck: true };
 
 /** One layer, hidden 32, untied head: a loaded model small enough for a smoke run. */
 const TINY: ModelConfig = { ...MICRO_MODEL, tieWordEmbeddings: false };
@@ -19,6 +19,9 @@ describe('demo pipeline (llvmpipe)', () => {
     const s = await runDemo(rt, SMOKE, (e) => events.push(e));
     const order = events.filter((e) => e.kind !== 'sft' && e.kind !== 'grpo').map((e) => (e.kind === 'stage' ? `stage:${e.stage}` : e.kind === 'eval' ? `eval:${e.label}` : e.kind));
     expect(order).toEqual(['stage:model', 'stage:sft', 'stage:eval', 'eval:after SFT', 'stage:grpo', 'stage:eval', 'eval:after GRPO', 'stage:sample', 'sample', 'done']);
+    const afterSft = events.find((e) => e.kind === 'eval' && e.label === 'after SFT');
+    // the evaluation after SFT scores the cheap baselines on the same test tasks
+    expect(afterSft?.kind === 'eval' && Object.keys(afterSft.baselines)).toEqual(expect.arrayContaining(['do nothing', 'random', 'keyword rule (fit on train)']));
     expect(events.filter((e) => e.kind === 'sft').map((e) => e.kind === 'sft' && [e.metrics.step, e.totalSteps])).toEqual([[1, 2], [2, 2]]);
     const grpo = events.flatMap((e) => (e.kind === 'grpo' ? [e.progress] : []));
     expect(grpo.map((g) => [g.step, g.totalSteps])).toEqual([[1, 2], [2, 2]]);
@@ -33,10 +36,9 @@ describe('demo pipeline (llvmpipe)', () => {
     expect(evals.map((e) => e.total)).toEqual([3, 3]);
     const sample = events.find((e) => e.kind === 'sample');
     expect(sample?.kind === 'sample' && sample.text).toMatch(/^user: .*\nassistant: /);
-    expect(s).toMatchObject({ model: 'preset nano', preset: 'nano', parameters: 432_672, evalTasks: 3, selfCheckFailures: 0 });
-    expect(s.heldoutSuccessBefore).toBeUndefined();
-    expect(s.heldoutSuccessAfterSft).toBe(evals[0].success / 3);
-    expect(s.heldoutSuccessAfterGrpo).toBe(evals[1].success / 3);
+    expect(s).toMatchObject({ model: 'preset nano', preset: 'nano', taskSet: 'route4', parameters: 432_672, evalTasks: 3, selfCheckFailures: 0 });
+    expect(s.evals.map((e) => [e.label, e.split, e.total])).toEqual([['after SFT', 'test', 3], ['after GRPO', 'test', 3]]);
+    for (const e of s.evals) expect(e.interval[0] <= e.success / e.total && e.success / e.total <= e.interval[1]).toBe(true);
     expect(Number.isFinite(s.firstLoss) && Number.isFinite(s.finalLoss) && Number.isFinite(s.finalReward)).toBe(true);
     expect(s.stageSeconds.sft).toBeGreaterThan(0);
     expect(s.stageSeconds.grpo).toBeGreaterThan(0);
@@ -49,7 +51,7 @@ describe('demo pipeline (llvmpipe)', () => {
     const events: DemoEvent[] = [];
     const s = await runDemo(rt, { ...SMOKE, sftSteps: 1, rlSteps: 1, evalBefore: true, initial }, (e) => events.push(e));
     expect(s.model).toBe('loaded: tiny.safetensors');
-    expect(s.heldoutSuccessBefore).toBeGreaterThanOrEqual(0);
+    expect(s.evals[0].label).toBe('before SFT');
     expect(events.find((e) => e.kind === 'stage' && e.stage === 'model')).toMatchObject({ detail: expect.stringMatching(/^the loaded model \(tiny\.safetensors\): 0\.0\d M parameters/) });
 
     const stop = new Error('stopped by the user');

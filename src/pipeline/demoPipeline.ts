@@ -1,29 +1,36 @@
 // The main job of `npm run demo` and of the page's "Train" button, DOM-free so it runs in a Worker
-// (and in Node): kernel self-check → fit check → the routing recipe (format-only SFT → held-out eval
-// → synchronous GRPO → held-out eval, src/pipeline/routingRecipe.ts) → one held-out episode from the
-// final model. Progress events stream to the caller; every stage is seeded. A model the user loaded
-// goes through the same path (`initial`).
-import { routingFamily } from '../envs/functionCalling/family';
+// (and in Node): kernel self-check → fit check → a pipeline config (presets.ts learningConfig:
+// SFT on verified expert trajectories → TEST evaluation with the cheap baselines → GRPO → TEST
+// evaluation) run by the general runner → a few TEST episodes from the final model. Progress
+// events stream to the caller; every stage is seeded. A model the user loaded goes through the
+// same path (`initial`).
+import { entryFamily, type TaskMixEntry } from '../envs/taskMix';
 import type { GpuRuntime } from '../gpu/runtime';
 import { type ModelConfig, PRESETS, type PresetName } from '../model/config';
 import { assertConfigFits, assertPresetFits } from '../model/fit';
 import { GREEDY } from '../model/sampling';
 import type { GpuWeights } from '../model/weights';
 import { runSelfCheck } from '../ops/selfCheck';
-import { ByteTokenizer } from '../tokenizer';
 import { modelTurnGenerator } from '../train/rl/modelGenerator';
-import type { HeldoutReport } from '../train/rl/rlEval';
 import type { RlStepRecord } from '../train/rl/rlMetrics';
 import { rolloutBatch } from '../train/rl/rollout';
-import { recipeTrainingShape, routingRecipe, type RoutingEvalLabel, runRoutingLearning } from './routingRecipe';
 import type { SftMetrics } from '../train/sft/sft';
+import type { PipelineConfig } from './config';
+import type { Rate } from '../eval/report';
+import type { EvalSummary } from './evalSummary';
+import { learningConfig, ROUTING_LEARNING } from './presets';
+import { rolloutConfig, runPipeline, tokenizerFor, trainingShape } from './runner';
 
 export interface DemoOptions {
   /** Model shape and seeded init (ignored for the shape when `initial` is given). */
   preset: PresetName;
   /** Seeds the init, the SFT data, the task streams and sampling. */
   seed: number;
-  /** Format-only SFT optimizer steps. */
+  /** The task set trained and evaluated (a function-calling routing level: single-turn episodes a nano model holds). */
+  taskSet: TaskMixEntry['level'] & string;
+  /** Verified expert conversations in the fixed SFT set. */
+  sftExamples: number;
+  /** SFT optimizer steps. */
   sftSteps: number;
   /** GRPO steps. */
   rlSteps: number;
@@ -31,26 +38,28 @@ export interface DemoOptions {
   tasksPerStep: number;
   /** GRPO samples per task (G). */
   groupSize: number;
-  /** Held-out tasks per evaluation. */
+  /** Test tasks per evaluation. */
   evalTasks: number;
   /** Also evaluate the untrained model (one more evaluation pass). */
   evalBefore?: boolean;
   /** Skip the kernel self-check (it is also run by the e2e tests). */
   skipSelfCheck?: boolean;
+  /** Test episodes shown at the end. */
+  samples?: number;
   /** Start from these weights (a loaded model) instead of the preset's seeded init. */
   initial?: { cfg: ModelConfig; params: Map<string, Float32Array>; label: string };
 }
 
-/** What `npm run demo` and the page's Start run: about 8 minutes on this 2-core machine's llvmpipe. */
+/** What `npm run demo` and the page's Start run (measured on this 2-core machine's llvmpipe: see the README). */
 export const DEFAULT_DEMO: DemoOptions = {
-  preset: 'nano', seed: 1, sftSteps: 150, rlSteps: 10, tasksPerStep: 4, groupSize: 8, evalTasks: 64,
+  preset: 'nano', seed: 1, taskSet: 'route4', sftExamples: 512, sftSteps: 150, rlSteps: 10, tasksPerStep: 8, groupSize: 8, evalTasks: 128, samples: 3,
 };
 
 /** One GRPO step as the progress displays show it (from the step's RlStepRecord). */
 export interface GrpoProgress {
   step: number;
   totalSteps: number;
-  /** Share of this step's sampled episodes that solved their task. */
+  /** Share of this step's sampled episodes that solved their task (the whole call right). */
   successRate: number;
   /** Mean total reward of this step's episodes. */
   reward: number;
@@ -67,13 +76,32 @@ export interface GrpoProgress {
   reason?: string;
 }
 
+/** Evaluation labels of the demo, in run order ('before SFT' only with evalBefore). */
+export type DemoEvalLabel = 'before SFT' | 'after SFT' | 'after GRPO';
+
+/** One evaluation as the progress displays show it (the run's task set, TEST split). */
+export interface DemoEval {
+  label: DemoEvalLabel;
+  split: 'test';
+  success: number;
+  total: number;
+  /** Wilson 95 % interval of success / total. */
+  interval: [number, number];
+  reward: number;
+  components: Record<string, number>;
+  /** Success per expected tool (or category). */
+  byKey: Record<string, Rate>;
+  /** Success of the cheap baselines on the same tasks (evaluations that score them). */
+  baselines: Record<string, number>;
+}
+
 export type DemoEvent =
-  /** A stage starts; held-out evaluations name which one in `eval`. */
-  | { kind: 'stage'; stage: string; detail?: string; eval?: RoutingEvalLabel }
+  /** A stage starts; evaluations name which one in `eval`. */
+  | { kind: 'stage'; stage: string; detail?: string; eval?: DemoEvalLabel }
   | { kind: 'check'; name: string; ok: boolean; relErr: number }
   | { kind: 'sft'; metrics: SftMetrics; totalSteps: number }
   | { kind: 'grpo'; progress: GrpoProgress }
-  | { kind: 'eval'; label: RoutingEvalLabel; success: number; total: number; reward: number; components: Record<string, number> }
+  | ({ kind: 'eval' } & DemoEval)
   | { kind: 'sample'; text: string; success: boolean }
   | { kind: 'done'; summary: DemoSummary };
 
@@ -81,15 +109,14 @@ export interface DemoSummary {
   /** What was trained: "preset nano" or "loaded: <source>". */
   model: string;
   preset: PresetName;
+  taskSet: string;
   parameters: number;
   selfCheckFailures: number;
   /** SFT loss at the first and the last step (NaN without SFT steps). */
   firstLoss: number;
   finalLoss: number;
-  /** Held-out success rates (0 … 1) over `evalTasks` tasks; `heldoutSuccessBefore` only with evalBefore. */
-  heldoutSuccessBefore?: number;
-  heldoutSuccessAfterSft: number;
-  heldoutSuccessAfterGrpo: number;
+  /** The evaluations (test split), in run order. */
+  evals: DemoEval[];
   evalTasks: number;
   /** Mean reward of the last GRPO step's episodes (NaN without GRPO steps). */
   finalReward: number;
@@ -97,8 +124,6 @@ export interface DemoSummary {
   stageSeconds: { selfCheck: number; sft: number; grpo: number; eval: number };
   seconds: number;
 }
-
-const tok = new ByteTokenizer();
 
 /** The step record as a progress event. */
 export function grpoProgress(r: RlStepRecord, totalSteps: number, groups: number): GrpoProgress {
@@ -114,14 +139,32 @@ export function grpoProgress(r: RlStepRecord, totalSteps: number, groups: number
   return p;
 }
 
+/** The pipeline config the demo runs. */
+export function demoConfig(opts: DemoOptions): PipelineConfig {
+  return learningConfig({
+    ...ROUTING_LEARNING, preset: opts.preset, seed: opts.seed, tasks: [{ family: 'function-calling', level: opts.taskSet, weight: 1 }],
+    sftExamples: opts.sftExamples, sftSteps: opts.sftSteps, rlSteps: opts.rlSteps, tasksPerStep: opts.tasksPerStep, groupSize: opts.groupSize,
+    evalN: opts.evalTasks, evalEvery: 0, evalBefore: opts.evalBefore ?? false,
+  });
+}
+
 /** Refuses a loaded model the demo cannot train, saying what it would need. */
-function checkLoadedModel(cfg: ModelConfig, seqLen: number): void {
-  if (cfg.tokenizer !== 'byte' || cfg.vocabSize < tok.vocabSize) {
-    throw new Error(`the loaded model (${cfg.tokenizer} tokenizer, vocab ${cfg.vocabSize}) cannot train on the demo's byte-tokenized tasks: it needs the byte tokenizer and vocab_size ≥ ${tok.vocabSize}`);
+function checkLoadedModel(cfg: ModelConfig, contextTokens: number): void {
+  if (cfg.tokenizer !== 'byte' || cfg.vocabSize < PRESETS.nano.vocabSize) {
+    throw new Error(`the loaded model (${cfg.tokenizer} tokenizer, vocab ${cfg.vocabSize}) cannot train on the demo's byte-tokenized tasks: it needs the byte tokenizer and vocab_size ≥ ${PRESETS.nano.vocabSize}`);
   }
-  if (cfg.maxPositionEmbeddings < seqLen) {
-    throw new Error(`the loaded model's context (max_position_embeddings ${cfg.maxPositionEmbeddings}) is shorter than the demo's episodes (${seqLen} tokens): load a model with a context of at least ${seqLen}`);
+  if (cfg.maxPositionEmbeddings < contextTokens) {
+    throw new Error(`the loaded model's context (max_position_embeddings ${cfg.maxPositionEmbeddings}) is shorter than the demo's episodes (${contextTokens} tokens): load a model with a context of at least ${contextTokens}`);
   }
+}
+
+function demoEval(label: DemoEvalLabel, s: EvalSummary): DemoEval {
+  const m = s.taskSets[0].model;
+  return {
+    label, split: 'test', success: m.success.successes, total: m.n, interval: [m.success.lo, m.success.hi], reward: m.meanReward,
+    components: Object.fromEntries(Object.entries(m.components).map(([k, r]) => [k, r.rate])), byKey: m.by.tool ?? m.by.category ?? {},
+    baselines: Object.fromEntries(s.taskSets[0].baselines.map((b) => [b.label, b.success.rate])),
+  };
 }
 
 export async function runDemo(rt: GpuRuntime, opts: DemoOptions, emit: (e: DemoEvent) => void): Promise<DemoSummary> {
@@ -129,10 +172,8 @@ export async function runDemo(rt: GpuRuntime, opts: DemoOptions, emit: (e: DemoE
   const cfg: ModelConfig = opts.initial?.cfg ?? PRESETS[opts.preset];
   const model = opts.initial ? `loaded: ${opts.initial.label}` : `preset ${opts.preset}`;
   if (!opts.initial && cfg.tokenizer !== 'byte') throw new Error(`demo: preset '${opts.preset}' needs the Qwen3 tokenizer and user-provided weights; the demo trains byte-level presets (nano, tiny, small)`);
-  const recipe = routingRecipe(cfg, { seed: opts.seed, sftSteps: opts.sftSteps, rlSteps: opts.rlSteps, tasksPerStep: opts.tasksPerStep, groupSize: opts.groupSize, evalN: opts.evalTasks });
-  recipe.eval.before = opts.evalBefore ?? false;
-  const shape = recipeTrainingShape(recipe);
-  if (opts.initial) checkLoadedModel(cfg, shape.seqLen);
+  const pipeline = demoConfig(opts);
+  if (opts.initial) checkLoadedModel(cfg, pipeline.context.maxTotalTokens);
 
   let failures = 0;
   if (!opts.skipSelfCheck) {
@@ -143,31 +184,43 @@ export async function runDemo(rt: GpuRuntime, opts: DemoOptions, emit: (e: DemoE
   }
   const selfCheckSeconds = (performance.now() - t0) / 1000;
 
-  const memory = { batch: shape.batch, seqLen: shape.seqLen, optimizer: 'adamw' as const, weightDtype: 'f32' as const, referenceCopy: recipe.rl.trainer.grpo.klCoef > 0 };
+  const shape = trainingShape(pipeline);
+  const memory = { batch: shape.batch, seqLen: shape.seqLen, optimizer: 'adamw' as const, weightDtype: 'f32' as const, referenceCopy: shape.referenceCopy };
   const fit = opts.initial ? assertConfigFits(rt.ctx, cfg, memory, { label: `the loaded model (${opts.initial.label})` }) : assertPresetFits(rt.ctx, opts.preset, memory);
   emit({ kind: 'stage', stage: 'model', detail: fit.summary });
 
-  const result = await runRoutingLearning(rt, recipe, {
-    initial: opts.initial?.params,
-    onStage: (stage, detail, evalLabel) => emit(evalLabel ? { kind: 'stage', stage, detail, eval: evalLabel } : { kind: 'stage', stage, detail }),
-    onSft: (metrics) => emit({ kind: 'sft', metrics, totalSteps: opts.sftSteps }),
-    onRlStep: (r) => emit({ kind: 'grpo', progress: grpoProgress(r, opts.rlSteps, opts.tasksPerStep) }),
-    onEval: (label, r) => emit({ kind: 'eval', label, ...evalCounts(r) }),
+  const evals: DemoEval[] = [];
+  const stageSeconds = { selfCheck: selfCheckSeconds, sft: 0, grpo: 0, eval: 0 };
+  const result = await runPipeline(rt, pipeline, {
+    onStage: (_i, s, detail) => {
+      if (s.kind === 'eval') emit({ kind: 'stage', stage: 'eval', detail, eval: s.label as DemoEvalLabel });
+      else emit({ kind: 'stage', stage: s.kind, detail });
+    },
+    onSft: (_i, metrics) => emit({ kind: 'sft', metrics, totalSteps: opts.sftSteps }),
+    onRlStep: (_i, r) => emit({ kind: 'grpo', progress: grpoProgress(r, opts.rlSteps, opts.tasksPerStep) }),
+    onEval: (_i, s) => {
+      const e = demoEval(s.label as DemoEvalLabel, s);
+      evals.push(e);
+      emit({ kind: 'eval', ...e });
+    },
+  }, { initial: opts.initial?.params, model: opts.initial?.cfg });
+  pipeline.stages.forEach((s, i) => {
+    const key = s.kind === 'eval' ? 'eval' : s.kind;
+    stageSeconds[key] += result.seconds[i];
   });
   const w = result.weights;
   try {
-    emit({ kind: 'stage', stage: 'sample', detail: 'one held-out episode from the final model' });
+    emit({ kind: 'stage', stage: 'sample', detail: `${opts.samples ?? 3} test episodes from the final model` });
     const sampleT0 = performance.now();
-    emit({ kind: 'sample', ...(await sampleEpisode(rt, w, recipe.seed, recipe.rl.rollout)) });
+    for (const s of await sampleEpisodes(rt, w, pipeline, opts.samples ?? 3)) emit({ kind: 'sample', ...s });
+    stageSeconds.eval += (performance.now() - sampleT0) / 1000;
+    const sft = result.sft.flatMap((x) => x.history);
     const summary: DemoSummary = {
-      model, preset: opts.preset, parameters: fit.parameters, selfCheckFailures: failures,
-      firstLoss: result.sftHistory[0]?.loss ?? Number.NaN, finalLoss: result.sftHistory.at(-1)?.loss ?? Number.NaN,
-      heldoutSuccessAfterSft: result.afterSft.successRate, heldoutSuccessAfterGrpo: result.afterRl.successRate, evalTasks: result.afterRl.n,
-      finalReward: result.rlHistory.at(-1)?.metrics.reward ?? Number.NaN,
-      stageSeconds: { selfCheck: selfCheckSeconds, sft: result.seconds.sft, grpo: result.seconds.rl, eval: result.seconds.eval + (performance.now() - sampleT0) / 1000 },
-      seconds: (performance.now() - t0) / 1000,
+      model, preset: opts.preset, taskSet: opts.taskSet, parameters: fit.parameters, selfCheckFailures: failures,
+      firstLoss: sft[0]?.loss ?? Number.NaN, finalLoss: sft.at(-1)?.loss ?? Number.NaN, evals, evalTasks: opts.evalTasks,
+      finalReward: result.grpo.at(-1)?.history.at(-1)?.metrics.reward ?? Number.NaN,
+      stageSeconds, seconds: (performance.now() - t0) / 1000,
     };
-    if (result.before) summary.heldoutSuccessBefore = result.before.successRate;
     emit({ kind: 'done', summary });
     return summary;
   } finally {
@@ -175,14 +228,10 @@ export async function runDemo(rt: GpuRuntime, opts: DemoOptions, emit: (e: DemoE
   }
 }
 
-function evalCounts(r: HeldoutReport): { success: number; total: number; reward: number; components: Record<string, number> } {
-  return { success: Math.round(r.successRate * r.n), total: r.n, reward: r.meanReward, components: r.components };
-}
-
-/** Held-out task 0 played greedily: "user: …\nassistant: …\ntool: …" (the system block with the tools is left out). */
-async function sampleEpisode(rt: GpuRuntime, w: GpuWeights, seed: number, rollout: Parameters<typeof rolloutBatch>[0]['config']): Promise<{ text: string; success: boolean }> {
-  const task = routingFamily.generateTask(seed, 0, 'heldout');
-  const [traj] = await rolloutBatch({ family: routingFamily, tasks: [task], tokenizer: tok, generator: modelTurnGenerator(rt, w, GREEDY), config: { ...rollout, groupSize: 1 }, seed, policyVersion: 0 });
-  const text = traj.messages.filter((m) => m.role !== 'system').map((m) => `${m.role}: ${m.content}`).join('\n');
-  return { text, success: traj.success };
+/** Test tasks 0 … k−1 played greedily: "user: …\nassistant: …\ntool: …" (the system block with the tools is left out). */
+async function sampleEpisodes(rt: GpuRuntime, w: GpuWeights, cfg: PipelineConfig, k: number): Promise<{ text: string; success: boolean }[]> {
+  const family = entryFamily(cfg.tasks[0]);
+  const tasks = Array.from({ length: k }, (_, i) => family.generateTask(cfg.seed, i, 'test'));
+  const trajs = await rolloutBatch({ family, tasks, tokenizer: tokenizerFor(w.cfg), generator: modelTurnGenerator(rt, w, GREEDY), config: rolloutConfig(cfg, 1, 0), seed: cfg.seed, policyVersion: 0 });
+  return trajs.map((t) => ({ text: t.messages.filter((m) => m.role !== 'system').map((m) => `${m.role}: ${m.content}`).join('\n'), success: t.success }));
 }

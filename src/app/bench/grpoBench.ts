@@ -32,7 +32,7 @@ async function startWorkerPool(rt: GpuRuntime, model: ModelConfig, initial: Map<
   if (typeof Worker === 'undefined') throw new Error('this page has no Web Workers, so the async rows cannot run (no fallback to one device)');
   let pool: ActorPool;
   try {
-    pool = await workerPool({ spec: { model, family: 'routing', rollout: cfg.rollout, taskSeed: cfg.seed }, trainer: cfg.trainer, initial, featureLevel: level });
+    pool = await workerPool({ spec: { model, tasks: [{ family: 'function-calling', level: 'route4', weight: 1 }], rollout: cfg.rollout, taskSeed: cfg.seed }, trainer: cfg.trainer, initial, featureLevel: level });
   } catch (e) {
     throw cannot('trainer', e);
   }

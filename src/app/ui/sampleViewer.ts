@@ -1,4 +1,4 @@
-// Sample-conversation viewer: the trained model's answer to a held-out request, and the expert
+// Sample-conversation viewer: the trained model's answer to a test request, and the expert
 // reference for the same task. Messages by role; <tool_call> blocks highlighted and marked
 // valid (parsed call shown) or malformed; chat-format tokens as small badges.
 import { type Segment, type ViewMessage, contentSegments } from '../sampleMessages';
@@ -34,7 +34,7 @@ export function messageEl(m: ViewMessage): HTMLElement {
 export function createSampleViewer(): SampleViewer {
   // Fixed slots: events and the reference arrive in any order, the page shows them in this one.
   const slots = new Map(SLOTS.map((slot) => [slot, h('div', { class: 'conversation', testid: `sample-${slot}` })]));
-  const empty = h('p', { class: 'muted', text: 'After the run, the trained model answers a held-out request here.' });
+  const empty = h('p', { class: 'muted', text: 'After the run, the trained model answers a test request here.' });
   const el = panel('Sample conversation', 'sample-panel', empty, ...slots.values());
   const viewer: SampleViewer = {
     el,

@@ -2,11 +2,11 @@
 // possible-answer format, and how a task is checked.
 import type { ChatMessage, TaskBase, ToolSpec } from '../types';
 
-/** Categories our generators produce (BFCL's names) plus the tiny-model routing set. */
-export type GeneratedCategory = 'simple' | 'multiple' | 'parallel' | 'parallel_multiple' | 'irrelevance' | 'route';
+/** Categories our generators produce (BFCL's names) plus the tiny-model routing sets (one call; two calls). */
+export type GeneratedCategory = 'simple' | 'multiple' | 'parallel' | 'parallel_multiple' | 'irrelevance' | 'route' | 'route_multi';
 
-/** The BFCL-style categories of the catalogue generator (the routing set is separate). */
-export type CatalogueCategory = Exclude<GeneratedCategory, 'route'>;
+/** The BFCL-style categories of the catalogue generator (the routing sets are separate). */
+export type CatalogueCategory = Exclude<GeneratedCategory, 'route' | 'route_multi'>;
 
 /** The catalogue categories in the order used by mixes and reports. */
 export const GENERATED_CATEGORIES: readonly CatalogueCategory[] = ['simple', 'multiple', 'parallel', 'parallel_multiple', 'irrelevance'];
@@ -45,14 +45,6 @@ export interface FunctionCallingTask extends TaskBase {
   resultSeed: number;
   /** When true the episode ends after the first assistant turn (BFCL single-turn; used by the routing set). */
   singleTurn: boolean;
-  /**
-   * What counts as solving the task (info.success, the success rate): 'exact_match' (default; BFCL
-   * accuracy) or 'function_choice' — the right function(s) in a well-formed turn, arguments scored
-   * as a reward component but not required. The routing set uses 'function_choice': it tests the
-   * routing decision, and a randomly initialised nano model cannot learn to copy argument values
-   * from the request within a CI-sized run (measured: arguments component 0 after 400 SFT steps).
-   */
-  successCriterion?: 'exact_match' | 'function_choice';
 }
 
 /** A function call as scored: name plus parsed arguments (same shape as the parser's ToolCall). */

@@ -7,7 +7,7 @@
 // row (sharedPrefixRows.ts); a sample's own tokens keep the same start + i addressing.
 import { type EncodedDoc, type PackedRow, packDocumentsWithPlacement, paddingRow, type Placement, stackRows } from '../../data/packing';
 import type { BatchTotals } from './grpo';
-import { packSharedPrefixRows } from './sharedPrefixRows';
+import { packSharedPrefixRows } from '../../data/sharedPrefixRows';
 import type { Trajectory } from './trajectory';
 
 /** One (B, T) micro-batch plus its per-token records (all (N) = (B·T), row-major). */

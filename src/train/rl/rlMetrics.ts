@@ -45,6 +45,8 @@ export function buildStepRecord(step: number, trainerVersion: number, trajs: rea
     'train/episode_tokens': result.episodeTokens,
     'train/tokens_per_s': timing.trainSeconds > 0 ? result.processedTokens / timing.trainSeconds : 0,
     'rollout/generated_tokens': timing.generatedTokens,
+    // every token of every episode drawn (prompt, turns, replies): the rollout's forward work without prefix sharing
+    'rollout/episode_tokens': trajs.reduce((a, t) => a + t.ids.length, 0),
     'rollout/tokens_per_s': timing.rolloutSeconds > 0 ? timing.generatedTokens / timing.rolloutSeconds : 0,
     'time/rollout_s': timing.rolloutSeconds,
     'time/train_s': timing.trainSeconds,

@@ -4,11 +4,12 @@
 // optimizer refuses non-finite gradients) and is reported; the weights stay the last good ones.
 import type { GpuRuntime } from '../../gpu/runtime';
 import { type EncodedDoc, type PackedRow, packDocuments, stackRows } from '../../data/packing';
+import { packSharedPrefixRows } from '../../data/sharedPrefixRows';
 import { planActivations, planBackwardScratch, releaseActivations, releaseBackwardScratch } from '../../model/activations';
 import { supervisedLoss, supervisedStep } from '../../model/trainStep';
 import type { GpuWeights } from '../../model/weights';
 import { Rng } from '../../util/rng';
-import { AdamWState } from '../optimizerState';
+import { AdamWState, type AdamWSnapshot } from '../optimizerState';
 import { learningRate } from '../schedule';
 
 export interface SftConfig {
@@ -39,6 +40,13 @@ export interface SftConfig {
   seed: number;
   /** Pack several conversations per row (true) or one per row with padding (false). */
   pack: boolean;
+  /**
+   * Conversations with the same opening (system block: instructions and tools) hold it once per
+   * row, each conversation's rest as a branch attending to it (data/sharedPrefixRows.ts): the same
+   * loss and gradients as separate rows for far fewer tokens when the opening is most of a short
+   * conversation (routing: ~230 of ~300 tokens). Default false.
+   */
+  sharePrefix?: boolean;
 }
 
 export const DEFAULT_SFT: SftConfig = {
@@ -55,17 +63,26 @@ export interface SftMetrics {
   gradNorm: number;
   /** Scored (assistant) tokens per second in this step. */
   tokensPerSec: number;
+  /** Tokens the step ran through forward and backward (every non-padding token of its rows). */
+  tokens: number;
   /** True when the update was skipped because the loss or gradients were not finite. */
   skipped: boolean;
   /** Held-out loss, on steps where it was measured. */
   evalLoss?: number;
 }
 
+/** Where the row stream is (exact resume): the shuffle RNG, this epoch's order and the next index in it. */
+export interface RowSamplerState {
+  rng: number;
+  order: number[];
+  pos: number;
+}
+
 /** Cycles over packed rows in a seeded shuffled order, B rows per batch (padding rows at the end of an epoch). */
 class RowSampler {
   private order: number[] = [];
   private pos = 0;
-  private readonly rng: Rng;
+  private rng: Rng;
 
   constructor(
     private readonly rows: PackedRow[],
@@ -74,6 +91,17 @@ class RowSampler {
     seed: number,
   ) {
     this.rng = new Rng(seed);
+  }
+
+  state(): RowSamplerState {
+    return { rng: this.rng.saveState(), order: this.order.slice(), pos: this.pos };
+  }
+
+  restore(s: RowSamplerState): void {
+    if (s.order.some((i) => i < 0 || i >= this.rows.length)) throw new Error(`SFT resume: the saved row order indexes ${this.rows.length} packed rows no more: resume with the same data, seqLen and packing`);
+    this.rng = Rng.fromState(s.rng);
+    this.order = s.order.slice();
+    this.pos = s.pos;
   }
 
   next(): PackedRow {
@@ -106,6 +134,35 @@ function paddingRow(T: number, padId: number): PackedRow {
   };
 }
 
+/** The token ids up to a conversation's second <|im_start|> (its system block), as a grouping key. */
+function openingKey(doc: EncodedDoc, imStart: number): string {
+  const second = doc.ids.indexOf(imStart, 1);
+  return doc.ids.slice(0, second < 0 ? doc.ids.length : second).join(',');
+}
+
+/** Rows where conversations with the same system block share it (groups in first-seen order, documents in their order). */
+export function sharedOpeningRows(docs: readonly EncodedDoc[], T: number, padId: number): PackedRow[] {
+  const imStart = docs[0]?.ids[0] ?? 0; // every conversation starts with <|im_start|>
+  const groups = new Map<string, number[]>();
+  docs.forEach((d, i) => {
+    const k = openingKey(d, imStart);
+    const g = groups.get(k);
+    if (g) g.push(i);
+    else groups.set(k, [i]);
+  });
+  const order = [...groups.values()];
+  const ordered = order.flat().map((i) => docs[i]);
+  const groupOf = order.flatMap((g, gi) => g.map(() => gi));
+  return packSharedPrefixRows(ordered, groupOf, { seqLen: T, padId, pack: true }).rows;
+}
+
+/** Non-padding tokens of a batch (padding positions have segment −1). */
+function processed(segments: Int32Array): number {
+  let n = 0;
+  for (const s of segments) if (s >= 0) n++;
+  return n;
+}
+
 function scored(mask: Float32Array): number {
   let n = 0;
   for (const m of mask) if (m !== 0) n++;
@@ -130,34 +187,61 @@ export async function evalLoss(rt: GpuRuntime, w: GpuWeights, rows: PackedRow[],
   return num / Math.max(den, 1);
 }
 
+/** What exact resume of an SFT run needs besides the weights: the last step done and the row stream. */
+export interface SftLoopState {
+  step: number;
+  sampler: RowSamplerState;
+}
+
+/**
+ * Exact resume: `from` continues after a saved step (the weights must already be the checkpoint's),
+ * afterStep sees the state after every step (a caller saves checkpoints there), stopAfter ends the
+ * run early (the schedule still spans cfg.steps).
+ */
+export interface SftResume {
+  from?: { state: SftLoopState; optimizer: AdamWSnapshot };
+  afterStep?: (state: SftLoopState, opt: AdamWState, w: GpuWeights) => Promise<void>;
+  stopAfter?: number;
+}
+
 export async function trainSft(
   rt: GpuRuntime,
   w: GpuWeights,
   data: { train: EncodedDoc[]; heldout?: EncodedDoc[]; padId: number },
   cfg: SftConfig,
   onMetrics?: (m: SftMetrics) => void,
+  resume: SftResume = {},
 ): Promise<SftMetrics[]> {
   const { batchSize: B, seqLen: T } = cfg;
   const pack = { seqLen: T, padId: data.padId, pack: cfg.pack };
-  const trainRows = packDocuments(data.train, pack);
-  const heldRows = data.heldout?.length ? packDocuments(data.heldout, pack) : [];
+  const rowsOf = (docs: EncodedDoc[]) => (cfg.sharePrefix ? sharedOpeningRows(docs, T, data.padId) : packDocuments(docs, pack));
+  const trainRows = rowsOf(data.train);
+  const heldRows = data.heldout?.length ? rowsOf(data.heldout) : [];
   if (trainRows.length === 0) throw new Error('SFT: no training conversations');
   const sampler = new RowSampler(trainRows, B, T, cfg.seed);
   const acts = planActivations(rt, w.cfg, B, T, w.lora?.lora);
   const scratch = planBackwardScratch(rt, w.cfg, B, T, w.lora?.lora);
   const opt = new AdamWState(rt, w);
   const history: SftMetrics[] = [];
+  if (resume.from) {
+    sampler.restore(resume.from.state.sampler);
+    opt.restore(resume.from.optimizer);
+  }
+  const first = (resume.from?.state.step ?? 0) + 1;
+  const last = Math.min(cfg.steps, resume.stopAfter ?? cfg.steps);
   try {
-    for (let step = 1; step <= cfg.steps; step++) {
+    for (let step = first; step <= last; step++) {
       const t0 = performance.now();
       w.zeroGrads();
       let lossSum = 0;
       let tokens = 0;
+      let processedTokens = 0;
       for (let micro = 0; micro < cfg.gradAccumSteps; micro++) {
         const batch = sampler.next();
         const { loss } = await supervisedStep(rt, w, acts, scratch, batch, 1 / cfg.gradAccumSteps);
         lossSum += loss;
         tokens += scored(batch.mask);
+        processedTokens += processed(batch.segments);
       }
       const lr = learningRate({ lr: cfg.lr, warmupSteps: cfg.warmupSteps, totalSteps: cfg.steps, minLrRatio: cfg.minLrRatio }, step);
       const stats = await opt.apply({ lr, beta1: cfg.beta1, beta2: cfg.beta2, eps: cfg.eps, weightDecay: cfg.weightDecay }, cfg.maxGradNorm);
@@ -165,6 +249,7 @@ export async function trainSft(
       const m: SftMetrics = {
         step, loss, lr, gradNorm: stats.norm,
         tokensPerSec: tokens / ((performance.now() - t0) / 1000),
+        tokens: processedTokens,
         skipped: !stats.finite || !Number.isFinite(loss),
       };
       if (cfg.evalEvery > 0 && heldRows.length > 0 && (step % cfg.evalEvery === 0 || step === cfg.steps)) {
@@ -172,6 +257,7 @@ export async function trainSft(
       }
       history.push(m);
       onMetrics?.(m);
+      await resume.afterStep?.({ step, sampler: sampler.state() }, opt, w);
     }
   } finally {
     releaseActivations(rt, acts);

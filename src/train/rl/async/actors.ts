@@ -4,10 +4,9 @@
 //                  weights between jobs (never inside one, so a batch has a single policy version).
 //   TrainerActor — holds the trained weights and the optimizer; one GRPO step per batch; publishes
 //                  snapshots with a version number.
-import { routingFamily } from '../../../envs/functionCalling/family';
+import { mixFamily, type TaskMixEntry } from '../../../envs/taskMix';
 import type { EnvFamily, EpisodeLimits, TaskBase } from '../../../envs/types';
-import { familyByName } from '../../../data/families';
-import { mixSeeds } from '../../../eval/seeds';
+import { mixSeeds } from '../../../util/seeds';
 import type { GpuRuntime } from '../../../gpu/runtime';
 import type { ModelConfig } from '../../../model/config';
 import { GpuWeights } from '../../../model/weights';
@@ -19,17 +18,11 @@ import { type RolloutConfig, rolloutBatch, type TurnGenerator } from '../rollout
 import type { Trajectory } from '../trajectory';
 import { loadWeightsInto, type PackedWeights, snapshotWeights, unpackWeights } from './weights';
 
-/** Families a worker can build by name ('routing' is function calling's four-tool learning set). */
-export type RlFamilyName = 'routing' | 'function-calling' | 'service' | 'coding';
-
-export function rlFamily(name: RlFamilyName): EnvFamily {
-  return name === 'routing' ? (routingFamily as EnvFamily) : familyByName(name);
-}
-
 /** Everything a rollout actor needs besides weights; JSON-serialisable (it crosses into workers). */
 export interface RolloutActorSpec {
   model: ModelConfig;
-  family: RlFamilyName;
+  /** The task mix rolled out (a worker builds its family from it: taskSets.mixFamily). */
+  tasks: TaskMixEntry[];
   rollout: RolloutConfig;
   /** Seed of the train-split task stream. */
   taskSeed: number;
@@ -74,7 +67,7 @@ export class RolloutActor {
     if (spec.model.tokenizer !== 'byte') throw new Error(`rollout actor: preset tokenizer '${spec.model.tokenizer}' is not supported in actors yet (byte presets only)`);
     this.w = new GpuWeights(rt, spec.model, unpackWeights(initial));
     this.version = initial.version;
-    this.family = rlFamily(spec.family);
+    this.family = mixFamily(spec.tasks);
     this.tok = new ByteTokenizer();
     const r = spec.rollout;
     this.generator = modelTurnGenerator(rt, this.w, { temperature: r.temperature, topK: r.topK, topP: r.topP });

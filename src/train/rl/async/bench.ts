@@ -116,7 +116,7 @@ export async function benchGrpoThroughput(rt: GpuRuntime, opts: GrpoBenchOptions
       w.destroy();
     }
   } else {
-    const made = await (opts.pool ?? ((init) => inProcessPool({ rt, spec: { model, family: 'routing', rollout: cfg.rollout, taskSeed: cfg.seed }, trainer, initial: init })))(initial, cfg);
+    const made = await (opts.pool ?? ((init) => inProcessPool({ rt, spec: { model, tasks: [{ family: 'function-calling', level: 'route4', weight: 1 }], rollout: cfg.rollout, taskSeed: cfg.seed }, trainer, initial: init })))(initial, cfg);
     const pool = keepRollouts(made);
     const asyncCfg: AsyncRlConfig = { ...cfg, staleness: k, rolloutActors: 1, hangTimeoutMs: opts.hangTimeoutMs ?? 30 * 60_000, maxRestarts: 0 };
     try {

@@ -19,7 +19,7 @@ describe('async GRPO with in-process actors (llvmpipe)', () => {
     const rt = await testRuntime('opengles');
     const rollout = { ...DEFAULT_ROLLOUT, groupSize: 2, maxTurns: 1, maxNewTokensPerTurn: 8, maxTotalTokens: 288 };
     const trainer = { ...DEFAULT_GRPO_TRAINER, grpo: grpoConfig('default', { groupSize: 2 }), microBatchRows: 4, seqLen: 288, lr: 1e-2, pack: false };
-    const inner = inProcessPool({ rt, spec: { model: MICRO, family: 'routing', rollout, taskSeed: 5 }, trainer, initial: initialWeights(MICRO, 7) });
+    const inner = inProcessPool({ rt, spec: { model: MICRO, tasks: [{ family: 'function-calling', level: 'route4', weight: 1 }], rollout, taskSeed: 5 }, trainer, initial: initialWeights(MICRO, 7) });
     const pool = injectFaults(inner, { crashJobs: [1] });
     const records = await runAsyncRl(pool, { steps: 4, tasksPerStep: 2, seed: 3, warmupSteps: 0, minLrRatio: 1, rollout, trainer, staleness: 1, rolloutActors: 1, hangTimeoutMs: 120_000, maxRestarts: 2 });
     await pool.close();

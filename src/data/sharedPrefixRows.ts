@@ -11,8 +11,8 @@
 // shared position scores a target that all samples agree on and that no loss reads (the last prompt
 // token is repeated at the head of each branch and scores the branch's first response token).
 // A group too long for one row is split into several blocks, each with its own copy of the prompt.
-import { type EncodedDoc, type PackedRow, paddingRow } from '../../data/packing';
-import { branchSegment, MAX_BRANCHES } from '../../data/segments';
+import { type EncodedDoc, type PackedRow, paddingRow } from './packing';
+import { branchSegment, MAX_BRANCHES } from './segments';
 
 /** Where one document went: its token i (i ≥ shared) sits at position start + i of the row. */
 export interface SharedPlacement {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { EncodedDoc } from '../../data/packing';
-import { branchSegment, segmentSees } from '../../data/segments';
+import type { EncodedDoc } from './packing';
+import { branchSegment, segmentSees } from './segments';
 import { packSharedPrefixRows, sharedPrefixLength } from './sharedPrefixRows';
 
 /** A prompt of ids 1…P (mask 0) then a response (mask 1). */

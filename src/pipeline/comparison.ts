@@ -1,0 +1,65 @@
+// The paper's SFT-vs-SFT+RL comparison on one config: run the stages up to the first GRPO stage,
+// keep those weights, then (a) run the rest of the config (GRPO and what follows) and (b) from the
+// same weights, spend the compute that (a)'s GRPO stages used on more SFT instead — the config's
+// last SFT stage again (same data, lr, batch), for as many steps as cost the same forward-token
+// equivalents (compute.ts) — followed by the same final evaluations. Both arms report the same
+// eval stages, so "after GRPO" and "SFT only, same compute" sit side by side.
+import type { GpuRuntime } from '../gpu/runtime';
+import type { EvalStageConfig, PipelineConfig, SftStageConfig } from './config';
+import { type PipelineHooks, type PipelineOptions, type PipelineResult, runPipeline } from './runner';
+
+export interface ComparisonResult {
+  /** Stages before the first GRPO stage (SFT and the evaluations around it). */
+  prefix: PipelineResult;
+  /** GRPO and everything after it, from the prefix's weights. */
+  rl: PipelineResult;
+  /** The SFT-only arm from the same weights: `sftSteps` more SFT steps, then the rl arm's eval stages. */
+  sftOnly: PipelineResult;
+  sftSteps: number;
+  /** The rl arm's final weights (host copies; every GPU copy is released). */
+  finalWeights: Map<string, Float32Array>;
+  /** Forward-token-equivalents of the GRPO stages, and of the extra SFT steps. */
+  grpoCompute: number;
+  sftCompute: number;
+}
+
+/** Splits a config at its first GRPO stage (throws when it has none, or no SFT stage before it). */
+export function splitAtGrpo(cfg: PipelineConfig): { prefix: PipelineConfig; rest: PipelineConfig; lastSft: SftStageConfig } {
+  const g = cfg.stages.findIndex((s) => s.kind === 'grpo');
+  if (g < 0) throw new Error('comparison: the config has no grpo stage to compare with');
+  const lastSft = cfg.stages.slice(0, g).filter((s): s is SftStageConfig => s.kind === 'sft').at(-1);
+  if (!lastSft) throw new Error('comparison: the config has no sft stage before its first grpo stage; the SFT-only arm repeats that stage');
+  return { prefix: { ...cfg, stages: cfg.stages.slice(0, g) }, rest: { ...cfg, stages: cfg.stages.slice(g) }, lastSft };
+}
+
+/**
+ * Hooks see the prefix stages with their own indices, the rl arm's with index + g, and the SFT arm's
+ * with index + 1000 (so a caller can tell the arms apart).
+ */
+export async function runSftRlComparison(rt: GpuRuntime, cfg: PipelineConfig, hooks: PipelineHooks = {}, opts: PipelineOptions = {}): Promise<ComparisonResult> {
+  const { prefix: prefixCfg, rest, lastSft } = splitAtGrpo(cfg);
+  const g = prefixCfg.stages.length;
+  const shifted = (offset: number): PipelineHooks => ({
+    ...hooks,
+    onStage: hooks.onStage && ((i, c, d) => hooks.onStage!(i + offset, c, d)),
+    onSftData: hooks.onSftData && ((i, r) => hooks.onSftData!(i + offset, r)),
+    onSft: hooks.onSft && ((i, m) => hooks.onSft!(i + offset, m)),
+    onRlStep: hooks.onRlStep && ((i, r) => hooks.onRlStep!(i + offset, r)),
+    onEval: hooks.onEval && ((i, s) => hooks.onEval!(i + offset, s)),
+    onCurve: hooks.onCurve && ((i, step, s) => hooks.onCurve!(i + offset, step, s)),
+  });
+  const prefix = await runPipeline(rt, prefixCfg, hooks, opts);
+  const start = await prefix.weights.download();
+  const sftCost = prefix.compute.sftStepCost();
+  prefix.weights.destroy();
+  const rl = await runPipeline(rt, rest, shifted(g), { ...opts, initial: start, model: prefix.weights.cfg });
+  const finalWeights = await rl.weights.download();
+  rl.weights.destroy();
+  const grpoCompute = rest.stages.reduce((a, s, i) => a + (s.kind === 'grpo' ? rl.compute.stage(i) : 0), 0);
+  const sftSteps = Math.max(1, Math.round(grpoCompute / sftCost));
+  const evals = rest.stages.filter((s): s is EvalStageConfig => s.kind === 'eval');
+  const sftArm: PipelineConfig = { ...cfg, stages: [{ ...lastSft, steps: sftSteps, warmupSteps: 0 }, ...evals.map((e) => ({ ...e, label: `${e.label} (SFT only, same compute)` }))] };
+  const sftOnly = await runPipeline(rt, sftArm, shifted(1000), { ...opts, initial: start, model: prefix.weights.cfg });
+  sftOnly.weights.destroy();
+  return { prefix, rl, sftOnly, sftSteps, finalWeights, grpoCompute, sftCompute: sftOnly.compute.stage(0) };
+}

@@ -1,0 +1,321 @@
+// Runs a PipelineConfig: a model (the preset's seeded init, or given weights), then each stage in
+// order — sft (verified synthetic trajectories or a JSONL file), grpo (multi-turn, sync or async),
+// eval (greedy on a split, with intervals, breakdowns and baselines). The same runner serves
+// `npm run learn`, `npm run demo`, the page's worker and the learning tests; only the config
+// differs. Hooks stream progress; any hook may throw to stop the run (the weights are released).
+import type { EnvFamily } from '../envs/types';
+import { mixFamily } from '../envs/taskMix';
+import type { GpuRuntime } from '../gpu/runtime';
+import { type ModelConfig, PRESETS } from '../model/config';
+import { GREEDY } from '../model/sampling';
+import { GpuWeights, initialWeights } from '../model/weights';
+import { ByteTokenizer, type Tokenizer } from '../tokenizer';
+import type { EncodedDoc } from '../data/packing';
+import { readChatJsonl } from '../data/chatJsonl';
+import { runAsyncRl } from '../train/rl/async/coordinator';
+import { inProcessPool } from '../train/rl/async/handles';
+import { loadWeightsInto } from '../train/rl/async/weights';
+import { grpoConfig } from '../train/rl/grpo';
+import { DEFAULT_GRPO_TRAINER } from '../train/rl/grpoTrainer';
+import { modelTurnGenerator } from '../train/rl/modelGenerator';
+import type { RlStepRecord } from '../train/rl/rlMetrics';
+import { type RlLoopConfig, type RlResume, runSyncRl } from '../train/rl/rlLoop';
+import { defaultRenderer, DEFAULT_ROLLOUT, type RolloutConfig } from '../train/rl/rollout';
+import { DEFAULT_SFT, type SftMetrics, type SftResume, trainSft } from '../train/sft/sft';
+import { mixSeeds } from '../util/seeds';
+import type { EvalStageConfig, GrpoStageConfig, PipelineConfig, SftStageConfig, StageConfig } from './config';
+import { ComputeLedger } from './compute';
+import { type PipelineProgress, restoreProgress } from './progress';
+import type { CheckpointBackend } from '../storage/backend';
+import { tokenizerIdentity, type TokenizerIdentity } from '../storage/format';
+import { type AutosaveOptions, type ResumePoint, rlAutosave, sftAutosave } from '../storage/resume';
+import { evaluateSplit } from './evaluation';
+import { summarizeEval, type EvalSummary } from './evalSummary';
+import { conversationMessages, encodeSftConversations, type SftDataReport, syntheticSftDocs } from './sftData';
+
+/** What a caller hears while the pipeline runs (stage = index into config.stages). */
+export interface PipelineHooks {
+  log?: (line: string) => void;
+  onStage?: (stage: number, config: StageConfig, detail: string) => void;
+  onSftData?: (stage: number, report: SftDataReport) => void;
+  onSft?: (stage: number, m: SftMetrics) => void | Promise<void>;
+  onRlStep?: (stage: number, r: RlStepRecord) => void | Promise<void>;
+  /** An eval stage finished. */
+  onEval?: (stage: number, summary: EvalSummary) => void;
+  /** A validation point inside a GRPO stage (its evalEvery) finished, after `step` steps. */
+  onCurve?: (stage: number, step: number, summary: EvalSummary) => void;
+}
+
+/** Autosave of a run: every `every` steps of each SFT and GRPO stage, and at each such stage's last step. */
+export interface PipelineCheckpoints {
+  store: CheckpointBackend;
+  every: number;
+  /** Complete checkpoints kept (newest), plus the best by validation. */
+  keepLast: number;
+  onSaved?: (info: { id: string; bytes: number; captureSeconds: number; writeSeconds: number }) => void;
+}
+
+export interface PipelineOptions {
+  checkpoints?: PipelineCheckpoints;
+  /**
+   * Continue a run from one of its checkpoints (pipeline/resume.ts resumePipeline): the stages
+   * before the saved one are not run again — their results come from the checkpoint — and the
+   * saved stage continues after its saved step, exactly as if it had not stopped.
+   */
+  resume?: ResumePoint;
+  /** Start from these weights (a loaded model, a checkpoint) instead of the preset's seeded init. */
+  initial?: Map<string, Float32Array>;
+  /** The model's shape when it is not the preset's (a loaded model). */
+  model?: ModelConfig;
+  /** Reads an SFT JSONL file named by the config (Node: fs; the page: a picked file). */
+  readText?: (path: string) => Promise<string>;
+}
+
+export interface PipelineResult {
+  /** Every eval stage's summary, in run order. */
+  evals: EvalSummary[];
+  /** Step metrics per training stage (index into config.stages). */
+  sft: { stage: number; data: SftDataReport; history: SftMetrics[] }[];
+  grpo: { stage: number; history: RlStepRecord[]; curve: { step: number; summary: EvalSummary }[] }[];
+  /** Wall seconds per stage, in config order. */
+  seconds: number[];
+  /** Forward-token-equivalents spent per stage (compute.ts). */
+  compute: ComputeLedger;
+  /** The trained weights; the caller destroys them. */
+  weights: GpuWeights;
+}
+
+/** The tokenizer of a model config (byte presets; the Qwen3 tokenizer arrives with the loader of a real model). */
+export function tokenizerFor(cfg: ModelConfig): Tokenizer {
+  if (cfg.tokenizer === 'byte') return new ByteTokenizer();
+  throw new Error(`the pipeline runner trains byte-tokenizer presets (nano, tiny, small) here; preset tokenizer '${cfg.tokenizer}' needs a loaded model with its tokenizer files`);
+}
+
+/** Rollout limits of the config's context at group size G and temperature t. */
+export function rolloutConfig(cfg: PipelineConfig, groupSize: number, temperature: number): RolloutConfig {
+  const c = cfg.context;
+  return { ...DEFAULT_ROLLOUT, groupSize, temperature, maxTurns: c.maxTurns, maxNewTokensPerTurn: c.maxNewTokensPerTurn, maxTotalTokens: c.maxTotalTokens };
+}
+
+/**
+ * The GRPO loop settings of a stage. Credit: 'trajectory' = plain GRPO (every policy token gets the
+ * trajectory's advantage); 'turn' = plus each turn's normalised reward-to-go (turnCreditCoef 1);
+ * 'component' = components the env places (Reward.decidedAt) leave the advantage of later tokens.
+ * Single-turn contexts lay a group out as [prompt | G samples] in one row (sharePrefix).
+ */
+export function grpoLoopConfig(cfg: PipelineConfig, s: GrpoStageConfig, stageIndex: number): RlLoopConfig {
+  const G = s.groupSize;
+  const c = cfg.context;
+  const sharePrefix = c.maxTurns === 1;
+  const seqLen = sharePrefix ? Math.ceil((c.maxTotalTokens + (G - 1) * c.maxNewTokensPerTurn) / 64) * 64 : c.maxTotalTokens;
+  return {
+    steps: s.steps, tasksPerStep: s.tasksPerStep, seed: mixSeeds(cfg.seed, 0x9e90, stageIndex), warmupSteps: s.warmupSteps, minLrRatio: s.minLrRatio,
+    maxSamplingRounds: s.samplingRounds,
+    rollout: rolloutConfig(cfg, G, s.temperature),
+    trainer: {
+      ...DEFAULT_GRPO_TRAINER,
+      grpo: grpoConfig('default', { groupSize: G, dynamicSampling: true, componentCredit: s.credit === 'component', turnCreditCoef: s.credit === 'turn' ? 1 : 0, klCoef: s.klCoef }),
+      sharePrefix, seqLen, microBatchRows: sharePrefix ? 2 : 4, lr: s.lr, pack: !sharePrefix,
+    },
+  };
+}
+
+/**
+ * SFT row length: conversations that share their system block (every conversation of a task set)
+ * hold it once per row, their rests as branches, so a row longer than one conversation packs
+ * several (routing: ~7 per 768-token row instead of 2).
+ */
+export function sftRowLength(cfg: PipelineConfig): number {
+  return Math.max(cfg.context.maxTotalTokens, 768);
+}
+
+/** Rows × tokens the pipeline trains at (the largest SFT batch or GRPO micro-batch): what a fit check must allow. */
+export function trainingShape(cfg: PipelineConfig): { batch: number; seqLen: number; referenceCopy: boolean } {
+  let best = { batch: 1, seqLen: cfg.context.maxTotalTokens };
+  let referenceCopy = false;
+  cfg.stages.forEach((s, i) => {
+    let shape: { batch: number; seqLen: number } | null = null;
+    if (s.kind === 'sft') shape = { batch: s.batchSize, seqLen: sftRowLength(cfg) };
+    if (s.kind === 'grpo') {
+      const t = grpoLoopConfig(cfg, s, i).trainer;
+      shape = { batch: t.microBatchRows, seqLen: t.seqLen };
+      referenceCopy ||= s.klCoef > 0;
+    }
+    if (shape && shape.batch * shape.seqLen > best.batch * best.seqLen) best = shape;
+  });
+  return { ...best, referenceCopy };
+}
+
+export async function runPipeline(rt: GpuRuntime, cfg: PipelineConfig, hooks: PipelineHooks = {}, opts: PipelineOptions = {}): Promise<PipelineResult> {
+  const model = opts.model ?? PRESETS[cfg.preset];
+  if (cfg.context.maxTotalTokens > model.maxPositionEmbeddings) {
+    throw new Error(`context.maxTotalTokens (${cfg.context.maxTotalTokens}) is longer than the model's context (${model.maxPositionEmbeddings} positions): lower it or pick a larger preset`);
+  }
+  const w = new GpuWeights(rt, model, opts.initial ?? initialWeights(model, cfg.seed));
+  try {
+    const run = new Run(rt, cfg, w, hooks, opts);
+    await run.init();
+    return await run.all();
+  } catch (e) {
+    w.destroy(); // a failed or stopped run: the caller never gets the weights to release
+    throw e;
+  }
+}
+
+class Run {
+  private readonly tok: Tokenizer;
+  private readonly family: EnvFamily;
+  private readonly log: (line: string) => void;
+  private readonly result: Omit<PipelineResult, 'weights'> = { evals: [], sft: [], grpo: [], seconds: [], compute: new ComputeLedger() };
+  /** Step metrics and curve of the training stage now running (saved with each checkpoint, so a resumed stage keeps its history). */
+  private inflight: PipelineProgress['inflight'] = { stage: -1, sft: [], grpo: [], curve: [] };
+  /** The stage a resumed run continues (−1: a fresh run). */
+  private readonly resumeStage: number;
+  private tokenizerId: TokenizerIdentity | null = null;
+
+  constructor(
+    private readonly rt: GpuRuntime,
+    private readonly cfg: PipelineConfig,
+    private readonly w: GpuWeights,
+    private readonly hooks: PipelineHooks,
+    private readonly opts: PipelineOptions,
+  ) {
+    this.tok = tokenizerFor(w.cfg);
+    this.family = mixFamily(cfg.tasks);
+    this.log = hooks.log ?? (() => {});
+    this.resumeStage = -1;
+    if (opts.resume) {
+      const p = restoreProgress(opts.resume.metrics);
+      this.resumeStage = p.stage;
+      Object.assign(this.result, { evals: p.evals, sft: p.sft, grpo: p.grpo, seconds: p.seconds });
+      for (const [stage, cost] of p.compute) this.result.compute.byStage.set(stage, cost);
+      this.inflight = p.inflight;
+    }
+  }
+
+  async init(): Promise<void> {
+    if (this.opts.checkpoints) this.tokenizerId = await tokenizerIdentity(this.tok);
+  }
+
+  /** What a checkpoint stores as the run's metrics: everything reported so far, and the stage running. */
+  private progress(stage: number): PipelineProgress {
+    return { stage, evals: this.result.evals, sft: this.result.sft, grpo: this.result.grpo, seconds: this.result.seconds, compute: [...this.result.compute.byStage], inflight: this.inflight };
+  }
+
+  private autosave(i: number, totalSteps: number): AutosaveOptions | null {
+    const c = this.opts.checkpoints;
+    if (!c || !this.tokenizerId) return null;
+    return {
+      store: c.store, every: c.every, totalSteps, keepLast: c.keepLast, onSaved: c.onSaved, cursors: { pipelineStage: i },
+      run: { preset: this.cfg.preset, model: this.w.cfg, tokenizer: this.tokenizerId, seed: this.cfg.seed, pipelineConfig: this.cfg, metrics: () => this.progress(i) },
+    };
+  }
+
+  async all(): Promise<PipelineResult> {
+    for (let i = 0; i < this.cfg.stages.length; i++) {
+      if (i < this.resumeStage) continue; // done before the checkpoint: its results were restored
+      const t0 = performance.now();
+      const s = this.cfg.stages[i];
+      if (s.kind === 'sft') await this.sft(i, s);
+      else if (s.kind === 'grpo') await this.grpo(i, s);
+      else await this.evaluate(i, s);
+      this.result.seconds.push((performance.now() - t0) / 1000);
+    }
+    return { ...this.result, weights: this.w };
+  }
+
+  private async sftDocs(i: number, s: SftStageConfig): Promise<{ docs: EncodedDoc[]; report: SftDataReport }> {
+    const render = defaultRenderer(this.tok);
+    const max = this.cfg.context.maxTotalTokens;
+    if (s.data.source === 'synthetic') {
+      const family = s.data.tasks ? mixFamily(s.data.tasks) : this.family;
+      return syntheticSftDocs(family, s.data.examples, mixSeeds(this.cfg.seed, 0x5f70), this.tok, render, max);
+    }
+    if (!this.opts.readText) throw new Error(`stage ${i} (sft): reading ${s.data.path} needs a file reader; this runner was given none`);
+    const conversations = readChatJsonl(await this.opts.readText(s.data.path), s.data.path);
+    return encodeSftConversations(conversations.map(conversationMessages), this.tok, render, max);
+  }
+
+  private async sft(i: number, s: SftStageConfig): Promise<void> {
+    const data = await this.sftDocs(i, s);
+    if (data.docs.length === 0) throw new Error(`stage ${i} (sft): no conversation fits the context of ${this.cfg.context.maxTotalTokens} tokens (${data.report.tooLong} too long)`);
+    this.hooks.onSftData?.(i, data.report);
+    this.hooks.onStage?.(i, s, `SFT: ${s.steps} steps × ${s.batchSize} rows on ${data.docs.length} verified conversations`);
+    this.log(`sft data: ${data.docs.length} conversations (${data.report.tooLong} too long), mean ${data.report.meanTokens.toFixed(0)} tokens`);
+    const t0 = performance.now();
+    const pending: Promise<void>[] = [];
+    if (this.inflight.stage !== i) this.inflight = { stage: i, sft: [], grpo: [], curve: [] };
+    const save = this.autosave(i, s.steps);
+    const resume: SftResume = { ...(save ? sftAutosave(save) : {}), ...(i === this.resumeStage ? this.opts.resume?.sft : {}) };
+    await trainSft(this.rt, this.w, { train: data.docs, padId: this.tok.padId }, {
+      ...DEFAULT_SFT, batchSize: s.batchSize, seqLen: sftRowLength(this.cfg), steps: s.steps, lr: s.lr, warmupSteps: s.warmupSteps,
+      minLrRatio: s.minLrRatio, pack: true, sharePrefix: true, seed: mixSeeds(this.cfg.seed, 0x5f71, i),
+    }, (m) => {
+      this.result.compute.addSft(i, m);
+      this.inflight.sft.push(m);
+      const r = this.hooks.onSft?.(i, m);
+      if (r) pending.push(r);
+      if (m.step % 25 === 0 || m.step === s.steps) this.log(`sft step ${m.step}/${s.steps} loss ${m.loss.toFixed(4)} (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
+    }, resume);
+    await Promise.all(pending);
+    this.result.sft.push({ stage: i, data: data.report, history: [...this.inflight.sft] });
+  }
+
+  private async grpo(i: number, s: GrpoStageConfig): Promise<void> {
+    const loop = grpoLoopConfig(this.cfg, s, i);
+    this.hooks.onStage?.(i, s, `GRPO: ${s.steps} steps × ${s.tasksPerStep} tasks × ${s.groupSize} samples, ${s.credit} credit`);
+    const t0 = performance.now();
+    if (this.inflight.stage !== i) this.inflight = { stage: i, sft: [], grpo: [], curve: [] };
+    const validationN = this.cfg.stages.find((x): x is EvalStageConfig => x.kind === 'eval' && x.split === 'validation')?.n ?? 64;
+    const onStep = async (r: RlStepRecord) => {
+      this.result.compute.addGrpo(i, r, s.klCoef > 0);
+      this.inflight.grpo.push(r);
+      await this.hooks.onRlStep?.(i, r);
+      const m = r.metrics;
+      this.log(`grpo step ${r.step}/${s.steps} success ${(100 * m.success_rate).toFixed(0)} % reward ${m.reward.toFixed(3)} dropped ${m.groups_dropped ?? 0} kl ${(m.approx_kl ?? 0).toExponential(1)} ent ${(m.entropy ?? 0).toFixed(3)}${r.skipped ? ` SKIPPED: ${r.reason}` : ''} (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
+      // the curve reads this.w, which the synchronous loop trains in place
+      if (s.staleness === undefined && s.evalEvery > 0 && r.step % s.evalEvery === 0 && r.step < s.steps) {
+        const summary = await this.evalSummary({ kind: 'eval', label: `GRPO step ${r.step}`, split: 'validation', n: validationN, baselines: false });
+        this.inflight.curve.push({ step: r.step, summary });
+        this.hooks.onCurve?.(i, r.step, summary);
+      }
+    };
+    if (s.staleness !== undefined && (this.opts.checkpoints || i === this.resumeStage)) {
+      throw new Error(`stage ${i} (grpo): checkpoints and resume cover synchronous GRPO; the async coordinator (staleness ${s.staleness}) does not save its actors' state yet — run it without --save/--resume or without --async`);
+    }
+    const save = this.autosave(i, s.steps);
+    const resume: RlResume = { ...(save ? rlAutosave(save) : {}), ...(i === this.resumeStage ? this.opts.resume?.rl : {}) };
+    if (s.staleness === undefined) await runSyncRl(this.rt, this.w, this.family, this.tok, loop, onStep, undefined, resume);
+    else await this.asyncGrpo(loop, s.staleness, onStep);
+    this.result.grpo.push({ stage: i, history: [...this.inflight.grpo], curve: [...this.inflight.curve] });
+  }
+
+  /** GRPO with in-process trainer and rollout actors (own weight copies); the result is loaded back into the run's weights. */
+  private async asyncGrpo(loop: RlLoopConfig, k: number, onStep: (r: RlStepRecord) => Promise<void>): Promise<RlStepRecord[]> {
+    const pool = inProcessPool({ rt: this.rt, spec: { model: this.w.cfg, tasks: this.cfg.tasks, rollout: loop.rollout, taskSeed: loop.seed }, trainer: loop.trainer, initial: await this.w.download() });
+    try {
+      const history = await runAsyncRl(pool, { ...loop, staleness: k, rolloutActors: 1, hangTimeoutMs: 3_600_000, maxRestarts: 2 }, onStep);
+      loadWeightsInto(this.rt, this.w, await pool.trainer.snapshot());
+      return history;
+    } finally {
+      await pool.close();
+    }
+  }
+
+  private async evalSummary(s: EvalStageConfig): Promise<EvalSummary> {
+    const seeds = s.seeds ?? [this.cfg.seed];
+    const records = await evaluateSplit({
+      mix: this.cfg.tasks, split: s.split, n: s.n, seeds, tokenizer: this.tok,
+      generator: modelTurnGenerator(this.rt, this.w, GREEDY), rollout: rolloutConfig(this.cfg, 1, 0),
+    });
+    return summarizeEval(s, this.cfg.tasks, seeds, records, s.baselines);
+  }
+
+  private async evaluate(i: number, s: EvalStageConfig): Promise<void> {
+    this.hooks.onStage?.(i, s, `${s.label}: greedy on ${s.n} ${s.split} tasks per task set${s.seeds ? ` × ${s.seeds.length} seeds` : ''}`);
+    const summary = await this.evalSummary(s);
+    this.result.evals.push(summary);
+    this.log(`${s.label}: ${summary.headline}`);
+    this.hooks.onEval?.(i, summary);
+  }
+}

@@ -1,0 +1,84 @@
+// SFT documents for the pipeline's sft stage: verified synthetic trajectories of a task mix (the
+// family experts replayed against the real environments on the TRAIN split, kept only at full
+// reward: data/synth.ts), or conversations from an HF chat JSONL file — tokenised turn by turn with
+// the same renderer the rollouts use, loss on assistant tokens only. Documents longer than the
+// context are dropped and counted, never cut (a cut conversation would teach a truncated answer).
+import { DEFAULT_ATTEMPTS_PER_CONVERSATION, rejectionReason } from '../data/synth';
+import { runEpisode } from '../eval/rollout';
+import { mixSeeds } from '../util/seeds';
+import type { ChatConversation } from '../data/chatJsonl';
+import type { EncodedDoc } from '../data/packing';
+import type { ChatMessage, EnvFamily, ToolSpec } from '../envs/types';
+import { encodeConversation, type Tokenizer } from '../tokenizer';
+import type { PromptRenderer } from '../train/rl/rollout';
+
+export interface SftDataReport {
+  /** Conversations encoded and kept. */
+  docs: number;
+  /** Conversations dropped because they exceed the context (tokens > maxTokens). */
+  tooLong: number;
+  /** Synthetic data: expert episodes run, and those the verification rejected. */
+  generated?: number;
+  rejected?: number;
+  /** Tokens per kept conversation (mean, max) and assistant (trained) tokens in all. */
+  meanTokens: number;
+  maxTokens: number;
+  assistantTokens: number;
+}
+
+/** Tokenises conversations (HF chat form) into SFT documents of at most `maxTokens` tokens. */
+export function encodeSftConversations(conversations: readonly { messages: readonly ChatMessage[]; tools: readonly ToolSpec[] }[], tok: Tokenizer, render: PromptRenderer, maxTokens: number): { docs: EncodedDoc[]; report: SftDataReport } {
+  const docs: EncodedDoc[] = [];
+  let tooLong = 0;
+  let total = 0;
+  let longest = 0;
+  let assistant = 0;
+  for (const c of conversations) {
+    // messages after the last assistant turn (the final tool result) train nothing: a rollout never tokenises them either
+    const last = c.messages.findLastIndex((m) => m.role === 'assistant');
+    const shown = render(c.messages.slice(0, last + 1), c.tools);
+    const seq = encodeConversation(tok, shown.messages, shown.tools);
+    if (seq.ids.length > maxTokens) {
+      tooLong++;
+      continue;
+    }
+    docs.push({ ids: seq.ids, mask: seq.assistantMask });
+    total += seq.ids.length;
+    longest = Math.max(longest, seq.ids.length);
+    for (const m of seq.assistantMask) assistant += m;
+  }
+  return { docs, report: { docs: docs.length, tooLong, meanTokens: docs.length ? total / docs.length : 0, maxTokens: longest, assistantTokens: assistant } };
+}
+
+/**
+ * `examples` verified expert conversations of `family` (a task mix is one family: taskSets.mixFamily)
+ * from train tasks 0, 1, … of the seed's stream, encoded. The episodes' own messages are encoded (the
+ * expert's raw text, as a rollout would hold it), not the HF export form, whose template re-renders
+ * calls with other spacing. Throws when the experts cannot produce enough (a broken family),
+ * naming how many were kept and why the rest were rejected.
+ */
+export async function syntheticSftDocs(family: EnvFamily, examples: number, seed: number, tok: Tokenizer, render: PromptRenderer, maxTokens: number): Promise<{ docs: EncodedDoc[]; report: SftDataReport }> {
+  const kept: { messages: ChatMessage[]; tools: ToolSpec[] }[] = [];
+  const rejectedBy: Record<string, number> = {};
+  const maxAttempts = examples * DEFAULT_ATTEMPTS_PER_CONVERSATION;
+  let generated = 0;
+  for (let i = 0; kept.length < examples && i < maxAttempts; i++) {
+    const task = family.generateTask(seed, i, 'train');
+    const expertSeed = mixSeeds(seed, 0x5f7d, i);
+    const episode = await runEpisode(family, task, family.expertPolicy(task, expertSeed), { seed: expertSeed });
+    generated++;
+    const reason = rejectionReason(episode);
+    if (reason === null) kept.push({ messages: episode.messages, tools: episode.tools });
+    else rejectedBy[reason] = (rejectedBy[reason] ?? 0) + 1;
+  }
+  if (kept.length < examples) {
+    throw new Error(`SFT data: the experts produced ${kept.length} of ${examples} verified conversations in ${generated} episodes (rejected: ${JSON.stringify(rejectedBy)})`);
+  }
+  const encoded = encodeSftConversations(kept, tok, render, maxTokens);
+  return { docs: encoded.docs, report: { ...encoded.report, generated, rejected: generated - kept.length } };
+}
+
+/** HF chat JSONL conversations (e.g. `npm run synth` output) as SFT input. */
+export function conversationMessages(c: ChatConversation): { messages: ChatMessage[]; tools: ToolSpec[] } {
+  return { messages: c.messages, tools: c.tools };
+}
