@@ -6,7 +6,7 @@ import type { GpuRuntime } from '../gpu/runtime';
 import type { ModelConfig } from '../model/config';
 import { GREEDY } from '../model/sampling';
 import { GpuWeights, initialWeights } from '../model/weights';
-import { ByteTokenizer, withCompactTools } from '../tokenizer';
+import { tokenizerForModel } from '../tokenizer';
 import { runAsyncRl } from '../train/rl/async/coordinator';
 import { inProcessPool } from '../train/rl/async/handles';
 import { loadWeightsInto } from '../train/rl/async/weights';
@@ -17,7 +17,7 @@ import { modelTurnGenerator } from '../train/rl/modelGenerator';
 import { evaluateHeldout, type HeldoutReport } from '../train/rl/rlEval';
 import type { RlStepRecord } from '../train/rl/rlMetrics';
 import { type RlLoopConfig, runSyncRl } from '../train/rl/rlLoop';
-import { DEFAULT_ROLLOUT } from '../train/rl/rollout';
+import { DEFAULT_ROLLOUT, defaultRenderer } from '../train/rl/rollout';
 import { DEFAULT_SFT, type SftMetrics, trainSft } from '../train/sft/sft';
 
 export interface RoutingRecipe {
@@ -134,7 +134,7 @@ export async function runRoutingLearning(rt: GpuRuntime, recipe: RoutingRecipe, 
 
 async function learn(rt: GpuRuntime, w: GpuWeights, recipe: RoutingRecipe, hooks: RoutingHooks): Promise<RoutingResult> {
   const log = hooks.log ?? (() => {});
-  const tok = new ByteTokenizer();
+  const tok = await tokenizerForModel(recipe.model);
   const family = routingFamily;
   const greedy = modelTurnGenerator(rt, w, GREEDY);
   const seconds = { sft: 0, rl: 0, eval: 0 };
@@ -158,7 +158,7 @@ async function learn(rt: GpuRuntime, w: GpuWeights, recipe: RoutingRecipe, hooks
   if (recipe.sft.steps > 0) {
     hooks.onStage?.('sft', `format-only SFT: ${recipe.sft.steps} steps × ${recipe.sft.batchSize} conversations`);
     const tasks = Array.from({ length: recipe.sft.docs }, (_, i) => family.generateTask(recipe.seed, i, 'train'));
-    const docs = formatOnlyDocs(family, tasks, tok, withCompactTools, recipe.seed);
+    const docs = formatOnlyDocs(family, tasks, tok, defaultRenderer(tok), recipe.seed);
     const s = recipe.sft;
     sftHistory = await trainSft(rt, w, { train: docs, padId: tok.padId }, {
       ...DEFAULT_SFT, batchSize: s.batchSize, seqLen: MAX_TOTAL, steps: s.steps, lr: s.lr, warmupSteps: s.warmupSteps, pack: false, seed: recipe.seed,
