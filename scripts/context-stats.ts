@@ -4,7 +4,7 @@
 // small presets' pairings, and how many episodes fit each preset's context. Markdown on stdout.
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { contextRows, episodeTokens, formatContextTable, type ContextRow } from '../src/data/contextStats';
+import { contextRows, episodeTokens, formatBudgetRow, formatContextTable, type ContextRow } from '../src/data/contextStats';
 import { CORPUS_FAMILY_NAMES, corpusEpisodes, type TaskSplit } from '../src/data/episodeCorpus';
 import type { Episode } from '../src/eval/rollout';
 import { PRESETS, type PresetName } from '../src/model/config';
@@ -54,6 +54,12 @@ async function main(): Promise<void> {
     }
   }
   console.log(`\nPer category (each tokenizer with its presets' tool rendering):\n\n${formatContextTable(byCategory)}`);
+
+  // Where the tokens go, with the trimmed presets' pairing.
+  const trimmed = tokenizers[1];
+  console.log(`\nMean tokens per episode by part (${trimmed.kind}, ${toolRenderingFor(trimmed.kind)} tools): opening = system prompt + tools + first user turn; assistant = generated (loss) tokens; environment = tool results, user turns and turn markup.\n`);
+  console.log('| family | opening | assistant | environment |\n|---|---:|---:|---:|');
+  for (const [name, eps] of episodes) console.log(formatBudgetRow(name, trimmed, eps, toolRenderingFor(trimmed.kind)));
 
   // Which presets hold a whole episode.
   console.log('\nWhole episodes within the preset context (maxPositionEmbeddings), with the preset tool rendering:\n');

@@ -4,7 +4,7 @@
 import type { Episode } from '../eval/rollout';
 import type { ToolRendering } from '../tokenizer/compactTools';
 import type { Tokenizer } from '../tokenizer/types';
-import { renderedSegments } from './episodeCorpus';
+import { renderedChatSegments, renderedSegments } from './episodeCorpus';
 
 /** Mean, 95th percentile (nearest rank) and maximum of a sample. */
 export interface Summary {
@@ -24,6 +24,32 @@ export function summarize(values: readonly number[]): Summary {
 /** Tokens of a whole episode: the sum over the segments encodeConversation tokenises one by one. */
 export function episodeTokens(tok: Tokenizer, episode: Pick<Episode, 'messages' | 'tools'>, rendering: ToolRendering): number {
   return renderedSegments(episode.messages, episode.tools, rendering).reduce((n, text) => n + tok.encode(text).length, 0);
+}
+
+/** Where an episode's tokens go: the opening (system prompt, tools, first user turn), what the assistant generates, the rest (tool results, user turns, turn markup). */
+export interface TokenBudget {
+  opening: number;
+  assistant: number;
+  environment: number;
+}
+
+export function episodeBudget(tok: Tokenizer, episode: Pick<Episode, 'messages' | 'tools'>, rendering: ToolRendering): TokenBudget {
+  const budget: TokenBudget = { opening: 0, assistant: 0, environment: 0 };
+  renderedChatSegments(episode.messages, episode.tools, rendering).forEach((s, i) => {
+    budget[i === 0 ? 'opening' : s.assistant ? 'assistant' : 'environment'] += tok.encode(s.text).length;
+  });
+  return budget;
+}
+
+/** Mean budget over episodes, as a markdown table row: family | opening | assistant | environment. */
+export function formatBudgetRow(family: string, tok: Tokenizer, episodes: readonly Episode[], rendering: ToolRendering): string {
+  const sum: TokenBudget = { opening: 0, assistant: 0, environment: 0 };
+  for (const e of episodes) {
+    const b = episodeBudget(tok, e, rendering);
+    for (const k of Object.keys(sum) as (keyof TokenBudget)[]) sum[k] += b[k];
+  }
+  const n = Math.max(1, episodes.length);
+  return `| ${family} | ${round(sum.opening / n)} | ${round(sum.assistant / n)} | ${round(sum.environment / n)} |`;
 }
 
 export interface ContextRow {

@@ -13,7 +13,7 @@ import type { ChatMessage, EnvFamily, Policy, TaskBase, ToolSpec } from '../envs
 import { formatBreakingPolicy, randomPolicy } from '../eval/baselinePolicies';
 import { runEpisode, type Episode } from '../eval/rollout';
 import { hashString, mixSeeds } from '../eval/seeds';
-import { conversationSegments } from '../tokenizer/chatSegments';
+import { conversationSegments, type ChatSegment } from '../tokenizer/chatSegments';
 import { withToolRendering, type ToolRendering } from '../tokenizer/compactTools';
 import { DEFAULT_ATTEMPTS_PER_CONVERSATION, rejectionReason } from './synth';
 
@@ -67,8 +67,13 @@ export async function corpusEpisodes(name: CorpusFamilyName, opts: CorpusOptions
   return out;
 }
 
-/** The texts encodeConversation tokenises one by one for this conversation and tool rendering. */
-export function renderedSegments(messages: readonly ChatMessage[], tools: readonly ToolSpec[], rendering: ToolRendering): string[] {
+/** The segments encodeConversation tokenises one by one for this conversation and tool rendering. */
+export function renderedChatSegments(messages: readonly ChatMessage[], tools: readonly ToolSpec[], rendering: ToolRendering): ChatSegment[] {
   const shown = withToolRendering(messages, tools, rendering);
-  return conversationSegments(shown.messages, shown.tools).map((s) => s.text);
+  return conversationSegments(shown.messages, shown.tools);
+}
+
+/** The texts of renderedChatSegments. */
+export function renderedSegments(messages: readonly ChatMessage[], tools: readonly ToolSpec[], rendering: ToolRendering): string[] {
+  return renderedChatSegments(messages, tools, rendering).map((s) => s.text);
 }

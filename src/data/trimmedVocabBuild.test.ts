@@ -8,7 +8,7 @@ import { requiredQwen3Ids, type TrimmedQwen3Tokenizer } from '../tokenizer/trimm
 import { loadQwen3Files } from '../tokenizer/qwen3Source';
 import { withToolRendering } from '../tokenizer/compactTools';
 import { renderConversation } from '../tokenizer/chatSegments';
-import { contextRows, episodeTokens, summarize } from './contextStats';
+import { contextRows, episodeBudget, episodeTokens, summarize } from './contextStats';
 import { CORPUS_FAMILY_NAMES, corpusEpisodes, corpusFamily, type CorpusPolicy } from './episodeCorpus';
 import { addCoverage, buildKeptIds, corpusTexts, emptyCoverage } from './trimmedVocabBuild';
 
@@ -87,5 +87,10 @@ describe('context stats', () => {
     expect(rows[0].tokens.mean).toBeLessThan(rows[1].tokens.mean);
     expect(rows[2].tokens.mean).toBeLessThan(rows[0].tokens.mean / 3); // trimmed Qwen3 vs bytes
     expect(rows[0].turns).toEqual(summarize(episodes.map((e) => e.turns)));
+    const budget = episodeBudget(tok, episodes[0], 'compact');
+    const compact = withToolRendering(episodes[0].messages, episodes[0].tools, 'compact');
+    const seq = encodeConversation(tok, compact.messages, compact.tools);
+    expect(budget.opening + budget.assistant + budget.environment).toBe(seq.ids.length);
+    expect(budget.assistant).toBe(seq.assistantMask.reduce((a, b) => a + b, 0));
   });
 });
