@@ -82,7 +82,7 @@ describe('TrimmedQwen3Tokenizer', () => {
     expect(qwen3.decode(qwen3.encode('e\u0301'))).toBe('\u00e9');
   });
 
-  it('property: decode(encode(s)) === s and Qwen3 decodes toQwen3Ids(encode(s)) to s (fast-check, 1500 strings)', () => {
+  it('property: decode(encode(s)) === s for well-formed strings and Qwen3 decodes toQwen3Ids(encode(s)) to s (fast-check, 1500 strings)', () => {
     fc.assert(
       fc.property(text, (s) => {
         const ids = tok.encode(s);
@@ -92,6 +92,11 @@ describe('TrimmedQwen3Tokenizer', () => {
       }),
       { numRuns: 1500, seed: 12 },
     );
+  });
+
+  it('writes a lone surrogate (not Unicode, no UTF-8 exists) as U+FFFD, like the byte tokenizer', () => {
+    expect(tok.decode(tok.encode('a\ud800b'))).toBe('a\uFFFDb');
+    expect(tok.decode(tok.encode('x\ud83d'))).toBe('x\uFFFD');
   });
 
   it('streams: StreamDecoder over trimmed ids gives the text, characters cut across tokens included', () => {
