@@ -59,8 +59,6 @@ export class TrimmedQwen3Tokenizer implements Tokenizer {
    */
   constructor(tokenizerJson: Qwen3TokenizerJson, tokenizerConfig: Qwen3TokenizerConfig, keptQwen3Ids: readonly number[]) {
     this.json = tokenizerJson as Qwen3JsonWithMerges;
-    // No normaliser: byte-exact round trips (Qwen3 NFC-normalises; its decode of our ids is still the input).
-    this.hf = new HfTokenizer({ ...this.json, normalizer: null }, tokenizerConfig);
     for (const [token, id] of Object.entries(tokenizerJson.model.vocab)) this.qwen3TokenOf[id] = token;
     for (const t of tokenizerJson.added_tokens) {
       this.qwen3TokenOf[t.id] = t.content;
@@ -76,6 +74,8 @@ export class TrimmedQwen3Tokenizer implements Tokenizer {
     if (missing.length > 0) {
       throw new Error(`trimmed Qwen3 vocabulary lacks ${missing.length} required ids (the 256 byte tokens and the chat specials), e.g. ${missing.slice(0, 5).join(', ')}; rebuild it with npm run build-vocab`);
     }
+    // Built after the checks (~1 s). No normaliser: byte-exact round trips (Qwen3 NFC-normalises; its decode of our ids is still the input).
+    this.hf = new HfTokenizer({ ...this.json, normalizer: null }, tokenizerConfig);
 
     this.usedIds = kept.length;
     this.vocabSize = paddedVocabSize(kept.length);
