@@ -15,6 +15,7 @@ import { formatTable, toBenchFile } from '../src/app/bench/report';
 import { BENCH_USAGE, parseBenchArgs } from './lib/benchArgs';
 import { type BrowserAdapter, featureLevelFor, forwardConsole, launchChromium } from './lib/browser';
 import { startServer } from './lib/server';
+import { nodeStorageRows } from './lib/storageBenchNode';
 
 const log = (line: string) => console.log(`[bench] ${line}`);
 
@@ -66,6 +67,8 @@ async function main(): Promise<number> {
   } finally {
     await server.close();
   }
+  const node = await nodeStorageRows(args); // checkpoint save/load on disk and merge time, in Node
+  if (node) reports.push(node);
   const seconds = Math.round((Date.now() - t0) / 1000);
   const loadAverage = { start: loadAtStart.map((l) => +l.toFixed(2)), end: loadavg().map((l) => +l.toFixed(2)) };
   console.log();

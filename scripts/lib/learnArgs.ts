@@ -29,6 +29,12 @@ export interface LearnArgs {
   out?: string;
   /** Save the final weights (safetensors); with --steps 0 that is the SFT warm start. */
   save?: string;
+  /** Resume exactly from the newest complete checkpoint in this folder (written by --save DIR). */
+  resume?: string;
+  /** With --save DIR: a checkpoint every N steps of each stage (and at its end); default 10. */
+  saveEvery: number;
+  /** With --save DIR: checkpoints kept (newest), plus the best; default 3. */
+  keep: number;
   /** Start from saved weights and skip SFT. */
   loadSft?: string;
   /** Run GRPO through the async coordinator (in-process actors) with this staleness bound. */
@@ -53,13 +59,17 @@ export const LEARN_USAGE = `usage: npm run learn -- --family function-calling [o
   --eval-n N           held-out tasks per evaluation
   --seed S             run seed (default 1)
   --out FILE           write SFT and GRPO step metrics as JSONL
-  --save FILE          save the final weights (safetensors; --steps 0 saves the SFT warm start)
+  --save FILE          save the final weights (FILE.safetensors; --steps 0 saves the SFT warm start)
+  --save DIR           checkpoints (weights, AdamW, streams, metrics) in DIR every --save-every steps
+  --save-every N       steps between checkpoints (default 10; each stage's last step is saved too)
+  --keep N             checkpoints kept in DIR (newest N, plus the best; default 3)
+  --resume DIR         continue exactly from the newest complete checkpoint in DIR (same flags)
   --load-sft FILE      start from saved SFT weights and skip SFT
   --async K            GRPO through the async coordinator (in-process actors), staleness bound K
   --skip-before        do not evaluate the untrained model`;
 
 export function parseLearnArgs(argv: readonly string[]): LearnArgs {
-  const args: LearnArgs = { family: 'function-calling', preset: 'nano', seed: 1, skipBefore: false, noComponentCredit: false, help: false };
+  const args: LearnArgs = { family: 'function-calling', preset: 'nano', seed: 1, skipBefore: false, noComponentCredit: false, help: false, saveEvery: 10, keep: 3 };
   let family: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     const [flag, inline] = argv[i].includes('=') ? (argv[i].split(/=(.*)/s, 2) as [string, string]) : [argv[i], undefined];
@@ -113,6 +123,9 @@ export function parseLearnArgs(argv: readonly string[]): LearnArgs {
       }
       case '--out': args.out = value(); break;
       case '--save': args.save = value(); break;
+      case '--resume': args.resume = value(); break;
+      case '--save-every': args.saveEvery = int(1); break;
+      case '--keep': args.keep = int(1); break;
       case '--load-sft': args.loadSft = value(); break;
       case '--async': args.asyncK = int(0); break;
       case '--skip-before': args.skipBefore = true; break;

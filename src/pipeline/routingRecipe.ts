@@ -16,9 +16,9 @@ import { DEFAULT_GRPO_TRAINER } from '../train/rl/grpoTrainer';
 import { modelTurnGenerator } from '../train/rl/modelGenerator';
 import { evaluateHeldout, type HeldoutReport } from '../train/rl/rlEval';
 import type { RlStepRecord } from '../train/rl/rlMetrics';
-import { type RlLoopConfig, runSyncRl } from '../train/rl/rlLoop';
+import { type RlLoopConfig, type RlResume, runSyncRl } from '../train/rl/rlLoop';
 import { DEFAULT_ROLLOUT, defaultRenderer } from '../train/rl/rollout';
-import { DEFAULT_SFT, type SftMetrics, trainSft } from '../train/sft/sft';
+import { DEFAULT_SFT, type SftMetrics, type SftResume, trainSft } from '../train/sft/sft';
 
 export interface RoutingRecipe {
   /** Seeds the model init, the SFT data and the task streams. */
@@ -113,6 +113,11 @@ export interface RoutingHooks {
   onCurve?: (step: number, report: HeldoutReport) => void;
   /** Start from these weights instead of a fresh init (e.g. a saved SFT checkpoint with sft.steps = 0). */
   initial?: Map<string, Float32Array>;
+  /** Exact resume and autosave (src/storage builds them, e.g. scripts/learn.ts --save/--resume): the SFT and GRPO loop hooks. */
+  sftResume?: SftResume;
+  rlResume?: RlResume;
+  /** Resuming inside GRPO: skip SFT (the initial weights are the checkpoint's). */
+  resumeInRl?: boolean;
 }
 
 /** Rows × tokens the recipe trains at (the SFT batch or the GRPO micro-batch, whichever holds more tokens): what a fit check must allow. */
@@ -155,7 +160,7 @@ async function learn(rt: GpuRuntime, w: GpuWeights, recipe: RoutingRecipe, hooks
   const before = recipe.eval.before ? await evaluate('before SFT') : undefined;
   let t0 = performance.now();
   let sftHistory: SftMetrics[] = [];
-  if (recipe.sft.steps > 0) {
+  if (recipe.sft.steps > 0 && !hooks.resumeInRl) {
     hooks.onStage?.('sft', `format-only SFT: ${recipe.sft.steps} steps × ${recipe.sft.batchSize} conversations`);
     const tasks = Array.from({ length: recipe.sft.docs }, (_, i) => family.generateTask(recipe.seed, i, 'train'));
     const docs = formatOnlyDocs(family, tasks, tok, defaultRenderer(tok), recipe.seed);
@@ -165,10 +170,10 @@ async function learn(rt: GpuRuntime, w: GpuWeights, recipe: RoutingRecipe, hooks
     }, (m) => {
       hooks.onSft?.(m);
       if (m.step % 10 === 0 || m.step === s.steps) log(`sft step ${m.step}/${s.steps} loss ${m.loss.toFixed(4)} (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
-    });
+    }, hooks.sftResume);
   }
   seconds.sft = (performance.now() - t0) / 1000;
-  const afterSft = await evaluate('after SFT');
+  const afterSft = await evaluate('after SFT'); // resumed inside GRPO: the resumed model's figure
 
   t0 = performance.now();
   if (recipe.rl.steps > 0) hooks.onStage?.('grpo', `${recipe.rl.steps} steps × ${recipe.rl.tasksPerStep} tasks × ${recipe.rl.rollout.groupSize} samples`);
@@ -180,7 +185,7 @@ async function learn(rt: GpuRuntime, w: GpuWeights, recipe: RoutingRecipe, hooks
     const m = r.metrics;
     log(`grpo step ${r.step}/${recipe.rl.steps} success ${(100 * m.success_rate).toFixed(0)} % reward ${m.reward.toFixed(3)} dropped ${m.groups_dropped ?? 0} clip ${(m.clip_ratio ?? 0).toFixed(3)} kl ${(m.approx_kl ?? 0).toExponential(1)} ent ${(m.entropy ?? 0).toFixed(3)}${r.skipped ? ` SKIPPED: ${r.reason}` : ''} (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
   };
-  const rlHistory = recipe.asyncStaleness === undefined ? await runSyncRl(rt, w, family, tok, recipe.rl, onStep) : await asyncRl(rt, w, recipe, recipe.asyncStaleness, onStep);
+  const rlHistory = recipe.asyncStaleness === undefined ? await runSyncRl(rt, w, family, tok, recipe.rl, onStep, undefined, hooks.rlResume) : await asyncRl(rt, w, recipe, recipe.asyncStaleness, onStep);
   seconds.rl = (performance.now() - t0) / 1000;
   const afterRl = await evaluate('after GRPO');
   return { before, afterSft, afterRl, sftHistory, rlHistory, seconds, weights: w };

@@ -4,8 +4,17 @@ import type { GpuRuntime } from '../gpu/runtime';
 import type { GpuWeights } from '../model/weights';
 import { type AdamWConfig, adamwStep, GradNorm, type GradStats, type OptimizerSlot } from '../ops/optimizer';
 
+/** AdamW's state on the host (checkpoints): the step counter and both moments by parameter name. */
+export interface AdamWSnapshot {
+  step: number;
+  m: Map<string, Float32Array>;
+  v: Map<string, Float32Array>;
+}
+
 export class AdamWState {
   readonly slots: OptimizerSlot[];
+  /** The parameter name of each slot. */
+  readonly names: string[];
   readonly norm: GradNorm;
   /** Optimizer steps taken (1-based after the first step). */
   step = 0;
@@ -18,6 +27,7 @@ export class AdamWState {
   ) {
     w.zeroGrads(); // makes sure gradients exist
     const chosen = names ?? w.trainableNames(); // LoRA attached: only the adapters train
+    this.names = chosen;
     this.slots = chosen.map((name) => {
       const param = w.get(name);
       const kind = w.table.find((p) => p.name === name)?.kind;
@@ -34,6 +44,31 @@ export class AdamWState {
     const s = await stats;
     if (s.finite) this.step++;
     return s;
+  }
+
+  /** Reads the moments back (exact resume); the step counter with them. */
+  async snapshot(): Promise<AdamWSnapshot> {
+    const m = new Map<string, Float32Array>();
+    const v = new Map<string, Float32Array>();
+    for (const [i, s] of this.slots.entries()) {
+      m.set(this.names[i], await this.rt.readF32(s.m));
+      v.set(this.names[i], await this.rt.readF32(s.v));
+    }
+    return { step: this.step, m, v };
+  }
+
+  /** Puts a snapshot back: every slot's moments must be there with its size. */
+  restore(s: AdamWSnapshot): void {
+    for (const [i, slot] of this.slots.entries()) {
+      const name = this.names[i];
+      const m = s.m.get(name);
+      const v = s.v.get(name);
+      if (!m || !v) throw new Error(`optimizer state: no saved moments for '${name}'; the checkpoint trained other parameters (full model vs LoRA?)`);
+      if (m.length !== slot.m.size || v.length !== slot.v.size) throw new Error(`optimizer state: '${name}' has ${m.length} saved values, the parameter ${slot.m.size}`);
+      this.rt.write(slot.m, m);
+      this.rt.write(slot.v, v);
+    }
+    this.step = s.step;
   }
 
   destroy(): void {

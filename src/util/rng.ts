@@ -9,6 +9,17 @@ export class Rng {
     this.state = (seed >>> 0) ^ 0x9e3779b9;
   }
 
+  /** The position in the stream (u32), for checkpoints: Rng.fromState(r.saveState()) continues r's stream exactly. */
+  saveState(): number {
+    return this.state;
+  }
+
+  static fromState(state: number): Rng {
+    const r = new Rng(0);
+    r.state = state >>> 0;
+    return r;
+  }
+
   /** Uniform 32-bit unsigned integer. */
   nextU32(): number {
     this.state = (this.state + 0x9e3779b9) >>> 0;

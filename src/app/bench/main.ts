@@ -7,6 +7,7 @@ import './matmulBench';
 import './attentionBench';
 import './modelBench';
 import './grpoBench';
+import './storageBench';
 import { startPeers } from './peers';
 import { registeredBenches, runBenches } from './registry';
 import { type BenchReport, formatTable } from './report';

@@ -1,4 +1,4 @@
-// The in-memory ONNX encoder, checked by running its model with onnxruntime-web's wasm backend in Node.
+// The in-memory ONNX model (protobufjs + onnx.proto), checked by running its model with onnxruntime-web's wasm backend in Node.
 import * as ort from 'onnxruntime-web';
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../../util/rng';
@@ -39,6 +39,6 @@ describe('onnxMatmulModel', () => {
   });
 
   it('rejects dimensions that are not non-negative integers', () => {
-    expect(() => onnxMatmulModel({ batch: 1, M: 2.5, K: 3, N: 4 })).toThrow(/non-negative safe integer, got 2.5/);
+    expect(() => onnxMatmulModel({ batch: 1, M: 2.5, K: 3, N: 4 })).toThrow(/M must be a non-negative safe integer, got 2.5/);
   });
 });

@@ -10,13 +10,18 @@ import { DEFAULT_SANDBOX_LIMITS, type SandboxLimits, type SandboxResult, type Sa
 import type { CodingTask, CodingTest } from './types';
 
 /**
- * Default reward weights; total = Σ weight · component, each component in [0, 1], so total ∈ [0, 1]:
+ * Default reward weights; total = Σ weight · component, each component in [0, 1], so total ∈ [0, 1].
+ * Every component pays only for progress: the shaping terms (compiles, format) pay only when the
+ * submission passes at least one hidden test, so an agent that does nothing, talks, only runs
+ * examples, or submits a stub that defines the function but solves nothing scores 0.
  * - tests_passed 0.6: fraction of hidden tests the submitted code passes (0 without a submission);
  *   the dense signal GRPO needs to tell a half-right program from a wrong one.
  * - success 0.2: 1 when every hidden test passes — a bonus that separates "all" from "almost all".
- * - compiles 0.1: the submitted code parsed, its top level ran and it defined the function.
+ * - compiles 0.1: the submitted code parsed, its top level ran, it defined the function, and it
+ *   passed at least one hidden test.
  * - format 0.1: fraction of assistant turns that were well-formed tool calls (tags parse, a known
- *   tool, exactly the string argument `code`); small, because it is easy and learned first.
+ *   tool, exactly the string argument `code`), when the submission passed at least one hidden test;
+ *   small, because it is easy and learned first.
  */
 export const DEFAULT_CODING_WEIGHTS: Readonly<Record<string, number>> = { tests_passed: 0.6, success: 0.2, compiles: 0.1, format: 0.1 };
 
@@ -198,10 +203,12 @@ export class CodingEnv implements Environment<CodingTask> {
 
   private reward(): Reward {
     const s = this.submission;
+    const testsPassed = s && s.tests.length > 0 ? s.passed / s.tests.length : 0;
+    const progress = testsPassed > 0; // the shaping terms pay only alongside a passing hidden test
     const components = {
-      format: this.turns === 0 ? 0 : this.wellFormedTurns / this.turns,
-      compiles: s?.compiled ? 1 : 0,
-      tests_passed: s && s.tests.length > 0 ? s.passed / s.tests.length : 0,
+      format: progress && this.turns > 0 ? this.wellFormedTurns / this.turns : 0,
+      compiles: progress && s?.compiled ? 1 : 0,
+      tests_passed: testsPassed,
       success: this.success() ? 1 : 0,
     };
     return weightedReward(components, this.weights);

@@ -154,6 +154,11 @@ describe('FunctionCallingEnv episode', () => {
     expect((await called.step('ok')).reward.components.exact_match).toBe(0);
     const empty = await started(task).step('   ');
     expect(empty.reward.components).toMatchObject({ format: 0, exact_match: 0 });
+    for (const token of ['ok', 'Yes.', 'ok ok ok', '...']) {
+      const r = await started(task).step(token);
+      expect(r.reward.components, token).toEqual({ format: 0, function_choice: 0, arguments: 0, exact_match: 0 });
+      expect(r.info.success, token).toBe(false);
+    }
   });
 
   it('routing tasks are single-turn: done after the first assistant message', async () => {
@@ -165,13 +170,14 @@ describe('FunctionCallingEnv episode', () => {
     expect(r.reward.total).toBeCloseTo(1);
   });
 
-  it('routing success is the routing decision: right function in a well-formed call, any argument value', async () => {
+  it('routing success is the whole call right: the right function with a wrong argument value is not a success', async () => {
     const task = generateRoutingTask(2, 3, 'train');
     const gold = canonicalCall(task.groundTruth[0], task.tools);
     const param = Object.keys(gold.arguments)[0];
     const wrongValue = await started(task).step(formatToolCalls([{ name: gold.name, arguments: { [param]: 'Nowhere' } }]));
-    expect(wrongValue.info.success).toBe(true);
-    expect(wrongValue.reward.components).toMatchObject({ format: 1, function_choice: 1, arguments: 0, exact_match: 0 });
+    expect(wrongValue.info.success).toBe(false);
+    expect(wrongValue.reward.components).toEqual({ format: 1, function_choice: 1, arguments: 0, exact_match: 0 });
+    expect(wrongValue.reward.total).toBeCloseTo(0.1 + 0.2, 12);
     const other = task.tools.map((t) => t.function.name).find((n) => n !== gold.name)!;
     const wrongTool = await started(task).step(formatToolCalls([{ name: other, arguments: gold.arguments }]));
     expect(wrongTool.info.success).toBe(false);
@@ -208,8 +214,8 @@ describe('FunctionCallingEnv episode', () => {
   it('custom weights change the total, not the components', async () => {
     const env = new FunctionCallingEnv({}, { exact_match: 1, format: 0, function_choice: 0, arguments: 0 });
     env.reset(simple);
-    const r = await env.step('I refuse.');
-    expect(r.reward.components.format).toBe(1);
+    const r = await env.step(formatToolCalls([{ name: expected.name, arguments: {} }]));
+    expect(r.reward.components).toMatchObject({ format: 1, function_choice: 1, exact_match: 0 });
     expect(r.reward.total).toBe(0);
   });
 

@@ -2,11 +2,12 @@
 // one `tool` message per call (a simulated result, or an error the model can read); a turn
 // without calls is the final answer and ends the episode. Rewards follow BFCL single-turn
 // semantics: the calls of the FIRST assistant turn that makes calls are scored (scoring.ts),
-// plus the format of every turn. step() never throws.
+// plus the format of every turn. Every component pays only for a step toward the task, so an agent
+// that does nothing (no reply, "ok", no call where one is needed) scores 0. step() never throws.
 import { parseToolCalls, type ParsedAssistantMessage, type ToolCall } from '../../tokenizer/toolCalls';
 import { DEFAULT_LIMITS, truncateOutput, weightedReward, type ChatMessage, type Environment, type EpisodeLimits, type Reward, type StepResult } from '../types';
 import { validateCall } from './argumentValidation';
-import { formatIssues } from './formatCheck';
+import { formatIssues, isRealTextAnswer, MIN_ANSWER_WORDS } from './formatCheck';
 import { functionNamesDecidedAt } from './nameDecision';
 import { scoreCalls, type CallComponents } from './scoring';
 import { simulateCall } from './simulateCall';
@@ -15,16 +16,23 @@ import type { FunctionCallingTask } from './types';
 /**
  * Default reward weights; total = Σ weight · component, each component in [0, 1], so total ∈ [0, 1]:
  * - format 0.1: every assistant turn well-formed (all <tool_call> blocks parse; a no-call turn is a
- *   clean non-empty text answer); 0 after any malformed turn.
+ *   clean non-empty text answer) AND the episode made the task's kind of move: a parsed call (tasks
+ *   that need calls) or a real text answer (irrelevance). 0 after any malformed turn, and 0 for a
+ *   clean "ok" that calls nothing. Not gated on the right function: that would tie format to the
+ *   name decision and bring the routing noise back into the argument tokens under component credit.
  * - function_choice 0.2: the first calling turn called the right function names (multiset overlap
- *   ÷ max(#expected, #called)); irrelevance: 1 iff the episode made no call attempt and its text
- *   answer is well-formed (the same holds for arguments and exact_match).
+ *   ÷ max(#expected, #called)); irrelevance: 1 iff the episode made no call attempt and its final
+ *   reply is a well-formed, real text answer (formatCheck.ts isRealTextAnswer: ≥ 3 distinct words,
+ *   so "", "ok" or "yes" earn nothing); the same holds for arguments and exact_match.
  * - arguments 0.2: share of expected parameters right in the best call matching (omission counts
  *   where the ground truth allows ""; unexpected parameters and extra calls dilute it).
  * - exact_match 0.5: BFCL's AST checker accepts the first calling turn (right count, names,
  *   required and no unknown parameters, types, values; parallel calls in any order).
- * success = exact_match (the BFCL accuracy of the episode), or, for tasks whose successCriterion is
- *   'function_choice' (the routing set), format and function_choice both 1.
+ * success = exact_match, for every task (the routing set too): the whole call is right, as BFCL
+ *   counts it; function_choice stays a reported component.
+ * Irrelevance is BFCL's: an agent that never calls but always writes a sentence (a polite decline)
+ *   solves every irrelevance task and nothing else, so reports show results per category beside
+ *   that baseline.
  * Decision point (Reward.decidedAt, for GRPO's component credit): function_choice is fixed once the
  *   first calling turn has closed its last call's "name" string (nameDecision.ts). Exact for the
  *   names written so far; a further call later in the same turn would also change it — a path the
@@ -64,7 +72,8 @@ export class FunctionCallingEnv implements Environment<FunctionCallingTask> {
   private done = false;
   private formatOk = true;
   private attemptedAnyCall = false;
-  /** Calls of the first turn that attempted a call (null until then) and whether that turn parsed cleanly. */
+  /** The final text answer (the no-call turn that ended the episode); null before it. */
+  private finalAnswer: string | null = null;
   /** The first calling turn's calls; `turn` (0-based) and `namesEnd` (its function names' decision point, null if not placeable) for component credit. */
   private firstCalls: { calls: ToolCall[]; clean: boolean; turn: number; namesEnd: number | null } | null = null;
 
@@ -79,6 +88,7 @@ export class FunctionCallingEnv implements Environment<FunctionCallingTask> {
     this.done = false;
     this.formatOk = true;
     this.attemptedAnyCall = false;
+    this.finalAnswer = null;
     this.firstCalls = null;
     const messages: ChatMessage[] = [{ role: 'system', content: task.system }, ...task.question.map((m) => ({ ...m }))];
     return { messages, tools: task.tools.map((t) => structuredClone(t)) };
@@ -142,6 +152,7 @@ export class FunctionCallingEnv implements Environment<FunctionCallingTask> {
       if (task.singleTurn) this.done = true;
     } else {
       this.done = true;
+      this.finalAnswer = parsed.content;
       info.finalAnswer = truncateOutput(parsed.content, max);
     }
     if (!this.done && this.turns >= this.limits.maxTurns) {
@@ -162,6 +173,9 @@ export class FunctionCallingEnv implements Environment<FunctionCallingTask> {
       if (this.attemptedAnyCall) return { components: { ...ZERO_CALLS }, errors: ['a call was attempted, but no offered function fits the request'] };
       // A garbled reply (misspelt tags, bare call JSON, empty) is not the clean text answer irrelevance asks for.
       if (!this.formatOk) return { components: { ...ZERO_CALLS }, errors: ['the reply is not a clean text answer'] };
+      if (this.finalAnswer === null || !isRealTextAnswer(this.finalAnswer)) {
+        return { components: { ...ZERO_CALLS }, errors: [`the reply is not a real text answer (at least ${MIN_ANSWER_WORDS} distinct words)`] };
+      }
     }
     const first = this.firstCalls;
     const verdict = scoreCalls(task, first?.calls ?? []);
@@ -175,14 +189,17 @@ export class FunctionCallingEnv implements Environment<FunctionCallingTask> {
     return this.successOf(this.callVerdict().components);
   }
 
+  /** The whole call right (BFCL's exact match), for every task. */
   private successOf(calls: CallComponents): boolean {
-    if (this.task?.successCriterion === 'function_choice') return this.formatOk && calls.function_choice === 1;
     return calls.exact_match === 1;
   }
 
   private reward(): Reward {
     const calls = this.callVerdict().components;
-    const reward = weightedReward({ format: this.formatOk ? 1 : 0, ...calls }, this.weights);
+    // format pays only alongside the task's kind of move (see DEFAULT_WEIGHTS).
+    const moved = this.task?.check === 'irrelevance' ? calls.function_choice === 1 : (this.firstCalls?.calls.length ?? 0) > 0;
+    const format = this.formatOk && moved ? 1 : 0;
+    const reward = weightedReward({ format, ...calls }, this.weights);
     // function_choice judges only the first calling turn's names (irrelevance: the absence of any call, never fixed early)
     const first = this.firstCalls;
     if (this.task?.check !== 'irrelevance' && first !== null && first.namesEnd !== null) reward.decidedAt = { function_choice: { turn: first.turn, char: first.namesEnd } };

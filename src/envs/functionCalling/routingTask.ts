@@ -2,7 +2,7 @@
 // wording decides which tool to call. Small enough for a tiny byte-level model (T ≈ 256-512):
 // the four tool schemas are ~700 bytes of JSON and requests are under 30 characters. Episodes are
 // single-turn (done after the first assistant message) so an RL rollout is one generation.
-// Success is the routing decision (right function, well-formed call); arguments are a reward component.
+// Success is the whole call right (exact_match, as for every function-calling task); function_choice is a reported component.
 import type { ToolSpec } from '../types';
 import { Rng } from '../../util/rng';
 import { taskSeed } from './seeding';
@@ -60,6 +60,5 @@ export function generateRoutingTask(seed: number, index: number, split: 'train' 
     groundTruth: [{ [route.tool]: { [route.param]: [value] } }],
     resultSeed: rng.nextU32(),
     singleTurn: true,
-    successCriterion: 'function_choice',
   };
 }

@@ -45,14 +45,6 @@ export interface FunctionCallingTask extends TaskBase {
   resultSeed: number;
   /** When true the episode ends after the first assistant turn (BFCL single-turn; used by the routing set). */
   singleTurn: boolean;
-  /**
-   * What counts as solving the task (info.success, the success rate): 'exact_match' (default; BFCL
-   * accuracy) or 'function_choice' — the right function(s) in a well-formed turn, arguments scored
-   * as a reward component but not required. The routing set uses 'function_choice': it tests the
-   * routing decision, and a randomly initialised nano model cannot learn to copy argument values
-   * from the request within a CI-sized run (measured: arguments component 0 after 400 SFT steps).
-   */
-  successCriterion?: 'exact_match' | 'function_choice';
 }
 
 /** A function call as scored: name plus parsed arguments (same shape as the parser's ToolCall). */

@@ -68,23 +68,29 @@ describe('expert episode', () => {
 });
 
 describe('policy rules', () => {
-  it('acting without the user\'s yes is a no-confirmation violation (the outcome can still be right)', async () => {
+  it("acting without the user's yes is a no-confirmation violation, and a violation is never a success", async () => {
     const task = findTask((t) => t.category === 'cancel');
     const script = expertScript(task, 1);
     const w = script.findIndex(isWriteTurn);
     const { last, rules } = await play(task, [...script.slice(0, w - 1), ...script.slice(w)]);
     expect(rules).toEqual(['no-confirmation']);
-    expect(last.reward.components).toMatchObject({ outcome: 1, policy: 0.5, authentication: 1 });
+    expect(last.info.databaseMatchesGold).toBe(true);
+    expect(last.info.success).toBe(false);
+    expect(last.reward.components).toEqual({ outcome: 0, tool_calls: 1, authentication: 1, policy: 0.5, info: 1 });
+    expect(last.reward.total).toBeCloseTo(0.2 * 1 + 0.1 * 1 + 0.1 * 0.5 + 0.1 * 1, 12); // 0.45
   });
 
-  it('acting before authentication is an unauthenticated-access violation and zeroes authentication', async () => {
+  it('a write before authentication is refused by the tool and is an unauthenticated-access violation', async () => {
     const task = findTask((t) => t.category === 'cancel' && t.user.knowsOrderId);
     const script = expertScript(task, 1);
     const w = script.findIndex(isWriteTurn);
     // Ask (user answers), confirm (user says yes), act — with no lookup at all.
-    const { last, rules } = await play(task, [script[0], script[w - 1], script[w], script[w + 1]]);
+    const { last, rules, steps, env } = await play(task, [script[0], script[w - 1], script[w], script[w + 1]]);
+    expect(steps[2].messages[0].content).toMatch(/^Error: cancel_pending_order: the user is not authenticated; .*find_user_id_by_email/);
     expect(rules).toEqual(['unauthenticated-access']);
-    expect(last.reward.components).toMatchObject({ outcome: 1, authentication: 0, policy: 0.5 });
+    const hashes = (env as ServiceEnv).databaseHashes()!;
+    expect(hashes.current).toBe(hashes.initial);
+    expect(last.reward.components).toEqual({ outcome: 0, tool_calls: 0, authentication: 0, policy: 0, info: 0 });
   });
 
   it('a lookup before the user gave credentials does not authenticate', async () => {
@@ -122,7 +128,8 @@ describe('policy rules', () => {
     expect(steps[5].messages[0].content).toMatch(/^Error: cancel_pending_order: order .* only pending orders can be cancelled/);
     expect(rules).toEqual(['forbidden-change']);
     expect(last.info.endReason).toBe('user-refusal-accepted');
-    expect(last.reward.components).toMatchObject({ outcome: 1, policy: 0.5, tool_calls: 1 });
+    // Resolved in the end, but the attempt broke a rule: no outcome; the rest pays (progress was made).
+    expect(last.reward.components).toEqual({ outcome: 0, tool_calls: 1, authentication: 1, policy: 0.5, info: 1 });
   });
 
   it("reading another user's order after authenticating is an unauthenticated-access violation", async () => {

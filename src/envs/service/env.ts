@@ -1,6 +1,7 @@
-// One customer-service episode: the agent's tool calls go to the retail tools, its plain-text turns
-// go to the simulated user. Rewards follow reward.ts; the policy monitor records how the agent
-// worked. Never throws on model output: every problem becomes a tool or user message.
+// One customer-service episode: the agent's tool calls go to the retail tools (run for the user the
+// agent has authenticated), its plain-text turns go to the simulated user. Rewards follow reward.ts;
+// the policy monitor records how the agent worked, facts.ts what it told. Never throws on model
+// output: every problem becomes a tool or user message.
 
 import { parseToolCalls } from '../../tokenizer/toolCalls';
 import {
@@ -14,13 +15,13 @@ import {
   type StepResult,
 } from '../types';
 import { seedDatabase } from './database';
-import { distractorsFor, recordFactsTold } from './facts';
+import { distractorsFor, FactLedger } from './facts';
 import { GoldCheck } from './goldCheck';
 import { PolicyMonitor } from './monitor';
 import { SERVICE_POLICY } from './policy';
 import { serviceReward } from './reward';
 import { SERVICE_TOOL_SPECS } from './toolSpecs';
-import { executeTool } from './tools';
+import { executeTool, normalizeOrderId } from './tools';
 import type { Database, ServiceTask } from './types';
 import { SimulatedUser, visibleText, type UserEndReason } from './userSim';
 
@@ -58,10 +59,10 @@ interface Episode {
   user: SimulatedUser;
   /** Policy bookkeeping. */
   monitor: PolicyMonitor;
-  /** Required facts told so far, aligned with task.requiredFacts. */
-  factsTold: boolean[];
-  /** Wrong answers that void a fact-listing message. */
-  distractors: string[];
+  /** What the user heard: required facts and wrong alternatives over the whole conversation. */
+  facts: FactLedger;
+  /** True once the agent read the order the goal is about, as its authenticated owner. */
+  goalOrderRead: boolean;
   /** Assistant turns taken. */
   turns: number;
   /** Set once the episode is over. */
@@ -90,8 +91,8 @@ export class ServiceEnv implements Environment<ServiceTask> {
       gold: new GoldCheck(db, task.dbSeed, task.goldActions),
       user,
       monitor: new PolicyMonitor(task.user.userId),
-      factsTold: task.requiredFacts.map(() => false),
-      distractors: distractorsFor(task, db),
+      facts: new FactLedger(task.requiredFacts, distractorsFor(task, db)),
+      goalOrderRead: false,
       turns: 0,
       endReason: null,
       refusalAccepted: false,
@@ -129,8 +130,7 @@ export class ServiceEnv implements Environment<ServiceTask> {
     if (parsed.attemptedCall) {
       this.runTools(ep, parsed.calls, parsed.errors.map((e) => e.message), messages, info);
     } else {
-      const said = visibleText(text);
-      recordFactsTold(said, ep.task.requiredFacts, ep.distractors, ep.factsTold);
+      ep.facts.hear(visibleText(text), ep.goalOrderRead);
       const turn = ep.user.reply(text, this.goalAchieved(ep));
       ep.monitor.onUserTurn(turn);
       messages.push({ role: 'user', content: turn.text });
@@ -151,6 +151,8 @@ export class ServiceEnv implements Environment<ServiceTask> {
       info.allViolations = [...ep.monitor.violations];
       info.performedActions = [...ep.monitor.performedActions];
       info.databaseMatchesGold = ep.gold.matches();
+      info.factsTold = ep.facts.told();
+      info.wrongAlternativesNamed = ep.facts.wrongAlternativesNamed();
     }
     return { messages, reward, done: ep.endReason !== null, info };
   }
@@ -172,8 +174,11 @@ export class ServiceEnv implements Environment<ServiceTask> {
     ep.monitor.onToolTurn(ep.turns, run.map((c) => c.name));
     const toolErrors: string[] = [];
     for (const call of run) {
-      const outcome = executeTool(ep.db, call.name, call.arguments);
+      const outcome = executeTool(ep.db, call.name, call.arguments, { authenticatedUserId: ep.monitor.authenticatedUser });
       ep.monitor.onToolCall(ep.turns, call.name, call.arguments, outcome);
+      if (call.name === 'get_order_details' && outcome.ok && this.isGoalOrder(ep, call.arguments.order_id) && outcome.dataOwner === ep.monitor.authenticatedUser) {
+        ep.goalOrderRead = true;
+      }
       if (outcome.ok && outcome.isWrite) ep.gold.onWrite();
       if (!outcome.ok) toolErrors.push(outcome.output.slice(0, 300));
       out.push({ role: 'tool', name: call.name.slice(0, 64), content: truncateOutput(outcome.output, max) });
@@ -191,21 +196,28 @@ export class ServiceEnv implements Environment<ServiceTask> {
   /** What the user would call done: the database matches the gold one, and every fact was told. */
   private goalAchieved(ep: Episode): boolean {
     if (isForbiddenTask(ep.task)) return false;
-    if (!ep.factsTold.every(Boolean)) return false;
+    if (!ep.facts.told().every(Boolean)) return false;
     if (ep.task.goldActions.length === 0 && ep.task.requiredFacts.length === 0) return false;
     return ep.gold.matches();
   }
 
+  /** Whether a model-given order id names the order the goal is about. */
+  private isGoalOrder(ep: Episode, orderId: unknown): boolean {
+    return 'orderId' in ep.task.goal && typeof orderId === 'string' && normalizeOrderId(orderId) === ep.task.goal.orderId;
+  }
+
   private reward(ep: Episode): Reward {
+    // A forbidden request is resolved by an authenticated refusal or transfer that followed a look at
+    // the order it is about (a refusal without looking is a guess).
     const forbiddenResolved = isForbiddenTask(ep.task)
-      ? ep.monitor.authenticatedUser !== null && (ep.refusalAccepted || ep.monitor.transferred)
+      ? ep.monitor.authenticatedUser !== null && (ep.goalOrderRead || !('orderId' in ep.task.goal)) && (ep.refusalAccepted || ep.monitor.transferred)
       : undefined;
     return serviceReward(
       {
         databaseMatchesGold: ep.gold.matches(),
         goldActions: ep.task.goldActions,
         performedActions: ep.monitor.performedActions,
-        factsTold: ep.factsTold,
+        factsTold: ep.facts.told(),
         authentication: ep.monitor.authenticationScore(),
         violations: ep.monitor.violations.length,
         forbiddenResolved,

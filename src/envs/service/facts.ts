@@ -1,10 +1,18 @@
-// Checks whether the agent told the user the facts an information request needs. Matching is by
-// normalised substring; a message that also names two or more wrong alternatives (other statuses,
-// other products) does not count, so listing every possible answer earns nothing.
+// Judges whether the agent told the user the facts an information request needs, over the whole
+// conversation:
+// - a fact counts when a message the user saw states it (normalised substring) and the agent had
+//   looked the answer up before that message (read the goal order as its authenticated owner):
+//   facts come from the tools, never from guessing;
+// - every wrong alternative (another status, a product not in the order) named in ANY message the
+//   user saw counts against the conversation; once two distinct ones were named, no fact counts.
+// So listing the possible answers earns nothing, whether in one message or spread over several.
 
 import type { Database, ServiceTask } from './types';
 
 const STATUSES = ['pending', 'processed', 'delivered', 'cancelled', 'return requested', 'exchange requested'];
+
+/** Distinct wrong alternatives a conversation may name before its facts stop counting (one incidental mention is tolerated). */
+export const MAX_DISTRACTORS_NAMED = 1;
 
 /** Lower-case, drop "$" and thousands commas, collapse whitespace. */
 export function normalizeForFacts(text: string): string {
@@ -24,14 +32,40 @@ export function distractorsFor(task: ServiceTask, db: Database): string[] {
   return pool.map(normalizeForFacts).filter((d) => !facts.has(d));
 }
 
-/** Marks in `told` the required facts that `message` states (mutates and returns `told`). */
-export function recordFactsTold(message: string, requiredFacts: string[], distractors: string[], told: boolean[]): boolean[] {
-  if (requiredFacts.length === 0) return told;
-  const text = normalizeForFacts(message);
-  const wrong = distractors.filter((d) => text.includes(d)).length;
-  if (wrong >= 2) return told;
-  requiredFacts.forEach((fact, i) => {
-    if (!told[i] && text.includes(normalizeForFacts(fact))) told[i] = true;
-  });
-  return told;
+/** The facts and wrong alternatives of one conversation, as the user heard them. */
+export class FactLedger {
+  private readonly factsNormalized: string[];
+  private readonly stated: boolean[];
+  private readonly distractorsNamed = new Set<string>();
+
+  /** `requiredFacts` as the task gives them; `distractors` normalised (distractorsFor). */
+  constructor(
+    requiredFacts: readonly string[],
+    private readonly distractors: readonly string[],
+  ) {
+    this.factsNormalized = requiredFacts.map(normalizeForFacts);
+    this.stated = requiredFacts.map(() => false);
+  }
+
+  /** Records one message the user saw; `lookedUp`: the agent had read the answer from the tools before it. */
+  hear(message: string, lookedUp: boolean): void {
+    if (this.factsNormalized.length === 0) return;
+    const text = normalizeForFacts(message);
+    for (const d of this.distractors) if (text.includes(d)) this.distractorsNamed.add(d);
+    if (!lookedUp) return;
+    this.factsNormalized.forEach((fact, i) => {
+      if (text.includes(fact)) this.stated[i] = true;
+    });
+  }
+
+  /** Per required fact, whether it counts as told (none once too many wrong alternatives were named). */
+  told(): boolean[] {
+    const voided = this.distractorsNamed.size > MAX_DISTRACTORS_NAMED;
+    return this.stated.map((s) => s && !voided);
+  }
+
+  /** Distinct wrong alternatives named so far (diagnostics). */
+  wrongAlternativesNamed(): number {
+    return this.distractorsNamed.size;
+  }
 }

@@ -1,6 +1,8 @@
 // Watches one episode for the policy's procedural rules: authentication before any access to the
 // user's data, an explicit yes before each consequential action, one action per turn, and no
-// forbidden changes. The tools enforce what may change; this records how the agent went about it.
+// forbidden changes. The tools enforce what may change (write tools refuse a user the agent has not
+// authenticated); this records how the agent went about it. Any violation voids the outcome
+// (reward.ts).
 
 import { normalizeOrderId, WRITE_TOOLS, type ToolOutcome } from './tools';
 import type { WriteAction } from './types';
@@ -68,7 +70,8 @@ export class PolicyMonitor {
         this.violate('unauthenticated-access', turn, `${name} touched data of ${outcome.dataOwner}, who is not the authenticated user`);
       }
     }
-    // A write counts as attempted once its arguments were well-formed (it reached a real check).
+    // A write counts as attempted once its arguments were well-formed (it reached a real check),
+    // including one the tool refused for lack of authentication (also an unauthenticated access).
     const attempted = outcome.isWrite && outcome.errorKind !== 'invalid-arguments' && outcome.errorKind !== 'unknown-tool';
     if (attempted) {
       const confirmed = this.confirmation;

@@ -259,3 +259,35 @@ describe('transfer_to_human_agents', () => {
     expect(executeTool(db, 'transfer_to_human_agents', {})).toMatchObject({ ok: false, errorKind: 'invalid-arguments' });
   });
 });
+
+describe('write tools check authentication', () => {
+  it('refuse a write for a caller who has not authenticated the order owner, and leave the database alone', () => {
+    const { db, order, userId } = fixture();
+    const before = databaseHash(db);
+    const args = { order_id: order.order_id, reason: 'no longer needed' };
+    const nobody = executeTool(db, 'cancel_pending_order', args, { authenticatedUserId: null });
+    expect(nobody).toMatchObject({ ok: false, isWrite: true, errorKind: 'unauthenticated', dataOwner: userId });
+    expect(nobody.output).toMatch(/the user is not authenticated; .*find_user_id_by_email/);
+    const other = Object.keys(db.users).find((id) => id !== userId)!;
+    const stranger = executeTool(db, 'cancel_pending_order', args, { authenticatedUserId: other });
+    expect(stranger).toMatchObject({ ok: false, errorKind: 'unauthenticated' });
+    expect(stranger.output).toMatch(/does not belong to the authenticated user/);
+    expect(databaseHash(db)).toBe(before);
+    expect(executeTool(db, 'cancel_pending_order', args, { authenticatedUserId: userId })).toMatchObject({ ok: true });
+  });
+
+  it('check the owner before the status, so a write cannot probe another user\'s order', () => {
+    const { db, order } = fixture();
+    order.status = 'delivered';
+    for (const name of ['cancel_pending_order', 'modify_pending_order_address']) {
+      const args = name === 'cancel_pending_order' ? { order_id: order.order_id, reason: 'no longer needed' } : { order_id: order.order_id, address1: 'a', address2: '', city: 'c', state: 'TX', country: 'USA', zip: '78701' };
+      expect(executeTool(db, name, args, { authenticatedUserId: null })).toMatchObject({ errorKind: 'unauthenticated' });
+    }
+  });
+
+  it('leave read tools and transfers to the policy monitor', () => {
+    const { db, order } = fixture();
+    expect(executeTool(db, 'get_order_details', { order_id: order.order_id }, { authenticatedUserId: null })).toMatchObject({ ok: true, dataOwner: order.user_id });
+    expect(executeTool(db, 'transfer_to_human_agents', { summary: 'x' }, { authenticatedUserId: null })).toMatchObject({ ok: true });
+  });
+});

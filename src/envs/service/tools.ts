@@ -1,15 +1,23 @@
-// The retail tools as pure functions on the database. Read tools return JSON; write tools check the
-// policy's hard rules (status, same product, availability, refund method, gift-card balance),
-// mutate the database and return the updated order. Every failure is an error observation naming
-// what went wrong and what to do; nothing here throws on model input.
+// The retail tools as pure functions on the database. Read tools return JSON; write tools check that
+// the order belongs to the user the agent authenticated, then the policy's hard rules (status, same
+// product, availability, refund method, gift-card balance), mutate the database and return the
+// updated order. Every failure is an error observation naming what went wrong and what to do;
+// nothing here throws on model input.
 
 import { roundMoney } from './database';
 import { SERVICE_TOOLS_BY_NAME } from './toolSpecs';
 import type { Database, Order, OrderItem, User, WriteAction, WriteToolName } from './types';
 import { validateArguments } from './validate';
 
-/** Why a tool call failed: bad call shape, missing record, or a rule of the policy. */
-export type ToolErrorKind = 'unknown-tool' | 'invalid-arguments' | 'not-found' | 'policy';
+/** Why a tool call failed: bad call shape, missing record, a write for a user not authenticated, or a rule of the policy. */
+export type ToolErrorKind = 'unknown-tool' | 'invalid-arguments' | 'not-found' | 'unauthenticated' | 'policy';
+
+/**
+ * Who runs a tool: the agent of an episode, with the user it has authenticated (null before), or
+ * 'trusted' — the task generator and the gold check replaying gold actions. The environment always
+ * passes the agent's session, so a model's write runs only on the authenticated user's orders.
+ */
+export type ToolCaller = { authenticatedUserId: string | null } | 'trusted';
 
 /** Result of one tool call, with what the policy monitor needs to know about it. */
 export interface ToolOutcome {
@@ -68,6 +76,16 @@ function getOrder(db: Database, rawId: string): Order {
   const order = own(db.orders, id);
   if (!order) throw new ToolError('not-found', `order "${clip(rawId)}" not found; ask the user for the order id (it looks like "#W1234567") or look it up in get_user_details`);
   return order;
+}
+
+/** Write tools act only for the owner of the order, once the agent has authenticated them. */
+function requireAuthenticatedOwner(order: Order, caller: ToolCaller): void {
+  if (caller === 'trusted' || caller.authenticatedUserId === order.user_id) return;
+  const message =
+    caller.authenticatedUserId === null
+      ? `the user is not authenticated; before acting on order ${order.order_id}, ask for their email (or first name, last name and zip code) and find their user id with find_user_id_by_email or find_user_id_by_name_zip`
+      : `order ${order.order_id} does not belong to the authenticated user; act only on the authenticated user's own orders`;
+  throw new ToolError('unauthenticated', message, order.user_id);
 }
 
 function requireStatus(order: Order, status: Order['status'], action: string): void {
@@ -141,7 +159,7 @@ function sortedPairs(oldIds: string[], newIds: string[]): [string[], string[]] {
 const json = (value: unknown): string => JSON.stringify(value);
 
 type Args = Record<string, unknown>;
-type Impl = (db: Database, a: Args) => Omit<ToolOutcome, 'isWrite' | 'ok'>;
+type Impl = (db: Database, a: Args, caller: ToolCaller) => Omit<ToolOutcome, 'isWrite' | 'ok'>;
 
 const IMPLS: Record<string, Impl> = {
   find_user_id_by_email(db, a) {
@@ -172,8 +190,9 @@ const IMPLS: Record<string, Impl> = {
     if (!product) throw new ToolError('not-found', `product "${clip(String(a.product_id))}" not found; product ids are listed in the items of get_order_details`);
     return { output: json(product) };
   },
-  cancel_pending_order(db, a) {
+  cancel_pending_order(db, a, caller) {
     const order = getOrder(db, String(a.order_id));
+    requireAuthenticatedOwner(order, caller);
     requireStatus(order, 'pending', 'cancelled');
     // Refund what each method paid net of earlier refunds.
     const net = new Map<string, number>();
@@ -189,8 +208,9 @@ const IMPLS: Record<string, Impl> = {
     order.cancel_reason = a.reason as Order['cancel_reason'];
     return { output: json(order), dataOwner: order.user_id, action: { name: 'cancel_pending_order', arguments: { order_id: order.order_id, reason: a.reason } } };
   },
-  modify_pending_order_address(db, a) {
+  modify_pending_order_address(db, a, caller) {
     const order = getOrder(db, String(a.order_id));
+    requireAuthenticatedOwner(order, caller);
     requireStatus(order, 'pending', 'modified');
     const address = {
       address1: String(a.address1).trim(),
@@ -203,8 +223,9 @@ const IMPLS: Record<string, Impl> = {
     order.address = address;
     return { output: json(order), dataOwner: order.user_id, action: { name: 'modify_pending_order_address', arguments: { order_id: order.order_id, ...address } } };
   },
-  modify_pending_order_items(db, a) {
+  modify_pending_order_items(db, a, caller) {
     const order = getOrder(db, String(a.order_id));
+    requireAuthenticatedOwner(order, caller);
     requireStatus(order, 'pending', 'modified');
     const oldItems = findOrderItems(order, a.item_ids as string[]);
     const { newItems, difference } = planSwap(db, order, oldItems, a.new_item_ids as string[]);
@@ -223,8 +244,9 @@ const IMPLS: Record<string, Impl> = {
       action: { name: 'modify_pending_order_items', arguments: { order_id: order.order_id, item_ids: itemIds, new_item_ids: newIds, payment_method_id: method.id } },
     };
   },
-  return_delivered_order_items(db, a) {
+  return_delivered_order_items(db, a, caller) {
     const order = getOrder(db, String(a.order_id));
+    requireAuthenticatedOwner(order, caller);
     requireStatus(order, 'delivered', 'returned');
     findOrderItems(order, a.item_ids as string[]);
     const method = paymentMethodOf(db, order, String(a.payment_method_id));
@@ -241,8 +263,9 @@ const IMPLS: Record<string, Impl> = {
       action: { name: 'return_delivered_order_items', arguments: { order_id: order.order_id, item_ids: order.return_items, payment_method_id: method.id } },
     };
   },
-  exchange_delivered_order_items(db, a) {
+  exchange_delivered_order_items(db, a, caller) {
     const order = getOrder(db, String(a.order_id));
+    requireAuthenticatedOwner(order, caller);
     requireStatus(order, 'delivered', 'exchanged');
     const oldItems = findOrderItems(order, a.item_ids as string[]);
     const { difference } = planSwap(db, order, oldItems, a.new_item_ids as string[]);
@@ -265,8 +288,11 @@ const IMPLS: Record<string, Impl> = {
   },
 };
 
-/** Runs one tool call on `db` (mutating it on successful writes). Total: never throws. */
-export function executeTool(db: Database, name: string, args: Record<string, unknown>): ToolOutcome {
+/**
+ * Runs one tool call on `db` (mutating it on successful writes) for `caller` (see ToolCaller; the
+ * default 'trusted' is for gold replays only). Total: never throws.
+ */
+export function executeTool(db: Database, name: string, args: Record<string, unknown>, caller: ToolCaller = 'trusted'): ToolOutcome {
   const spec = SERVICE_TOOLS_BY_NAME.get(name);
   const isWrite = WRITE_TOOLS.has(name);
   if (!spec || !IMPLS[name]) {
@@ -276,7 +302,7 @@ export function executeTool(db: Database, name: string, args: Record<string, unk
   const problem = validateArguments(args, spec.function.parameters);
   if (problem) return { ok: false, isWrite, errorKind: 'invalid-arguments', output: `Error: ${name}: ${problem}` };
   try {
-    return { ok: true, isWrite, ...IMPLS[name](db, args) };
+    return { ok: true, isWrite, ...IMPLS[name](db, args, caller) };
   } catch (e) {
     if (e instanceof ToolError) return { ok: false, isWrite, errorKind: e.kind, dataOwner: e.dataOwner, output: `Error: ${name}: ${e.message}` };
     // A bug of ours, not the model's: still an observation, never a crash of the rollout.

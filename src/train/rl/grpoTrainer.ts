@@ -128,8 +128,8 @@ export class GrpoTrainer {
   private readonly tokenInputs: Tensor | null; // (N, 3) GPU loss input (oldLogp, advantage, weight)
   private readonly tokenPack: Float32Array; // (N·3) its host staging
   private readonly stats: Tensor | null; // (N, GRPO_STATS) GPU loss statistics
-  /** Frozen reference model for the KL term (klCoef > 0): the weights at construction. */
-  private readonly reference: GpuWeights | null;
+  /** Frozen reference model for the KL term (klCoef > 0): the weights at construction (a resumed run restores it from its checkpoint). */
+  readonly reference: GpuWeights | null;
   private readonly refLogp: Tensor | null; // (N) reference log-probs of the current micro-batch
 
   constructor(

@@ -54,20 +54,44 @@ export function checkGroupSizes(cfg: Pick<RlLoopConfig, 'rollout' | 'trainer'>):
 }
 
 /** Runs `cfg.steps` synchronous GRPO steps on `w`; metrics stream through onStep and are returned. */
+/** What exact resume of the sync loop needs besides weights, optimizer and reference: tasks and seeds derive from (seed, step). */
+export interface RlLoopState {
+  /** Steps done. */
+  step: number;
+  /** Policy version after them. */
+  version: number;
+  /** Refill tasks drawn so far (dynamic sampling). */
+  refilled: number;
+}
+
+/**
+ * Exact resume: `from` continues after a saved step (weights already the checkpoint's); restore puts
+ * the optimizer moments and the KL reference back into the new trainer; afterStep sees the state
+ * after every step (a caller saves checkpoints there); stopAfter ends early (schedule spans cfg.steps).
+ */
+export interface RlResume {
+  from?: RlLoopState;
+  restore?: (trainer: GrpoTrainer) => Promise<void>;
+  afterStep?: (state: RlLoopState, trainer: GrpoTrainer) => Promise<void>;
+  stopAfter?: number;
+}
+
 export async function runSyncRl<T extends TaskBase>(
   rt: GpuRuntime, w: GpuWeights, family: EnvFamily<T>, tokenizer: Tokenizer, cfg: RlLoopConfig,
-  onStep?: (r: RlStepRecord) => void | Promise<void>, render?: PromptRenderer,
+  onStep?: (r: RlStepRecord) => void | Promise<void>, render?: PromptRenderer, resume: RlResume = {},
 ): Promise<RlStepRecord[]> {
   checkGroupSizes(cfg);
   const trainer = new GrpoTrainer(rt, w, cfg.trainer);
   const generator = modelTurnGenerator(rt, w, { temperature: cfg.rollout.temperature, topK: cfg.rollout.topK, topP: cfg.rollout.topP });
   const history: RlStepRecord[] = [];
-  let version = 0;
-  let refilled = 0; // refill tasks drawn so far (their own stream, so round 0 matches a run without refills)
+  let version = resume.from?.version ?? 0;
+  let refilled = resume.from?.refilled ?? 0; // refill tasks drawn so far (their own stream, so round 0 matches a run without refills)
   const { grpo } = cfg.trainer;
   const maxRounds = grpo.dynamicSampling ? (cfg.maxSamplingRounds ?? 1) : 1;
+  const end = Math.min(cfg.steps, resume.stopAfter ?? cfg.steps);
   try {
-    for (let step = 0; step < cfg.steps; step++) {
+    await resume.restore?.(trainer);
+    for (let step = resume.from?.step ?? 0; step < end; step++) {
       const t0 = performance.now();
       const roll = (round: number, n: number) => rolloutBatch({
         family, tasks: round === 0 ? tasksForStep(family, cfg.seed, step, cfg.tasksPerStep) : Array.from({ length: n }, () => family.generateTask(mixSeeds(cfg.seed, 0x2ef1), refilled++, 'train')),
@@ -89,6 +113,7 @@ export async function runSyncRl<T extends TaskBase>(
       version = record.version;
       history.push(record);
       await onStep?.(record); // a caller may evaluate between steps (held-out curves)
+      await resume.afterStep?.({ step: step + 1, version, refilled }, trainer);
     }
   } finally {
     trainer.destroy();

@@ -8,7 +8,7 @@ import { planActivations, planBackwardScratch, releaseActivations, releaseBackwa
 import { supervisedLoss, supervisedStep } from '../../model/trainStep';
 import type { GpuWeights } from '../../model/weights';
 import { Rng } from '../../util/rng';
-import { AdamWState } from '../optimizerState';
+import { AdamWState, type AdamWSnapshot } from '../optimizerState';
 import { learningRate } from '../schedule';
 
 export interface SftConfig {
@@ -61,11 +61,18 @@ export interface SftMetrics {
   evalLoss?: number;
 }
 
+/** Where the row stream is (exact resume): the shuffle RNG, this epoch's order and the next index in it. */
+export interface RowSamplerState {
+  rng: number;
+  order: number[];
+  pos: number;
+}
+
 /** Cycles over packed rows in a seeded shuffled order, B rows per batch (padding rows at the end of an epoch). */
 class RowSampler {
   private order: number[] = [];
   private pos = 0;
-  private readonly rng: Rng;
+  private rng: Rng;
 
   constructor(
     private readonly rows: PackedRow[],
@@ -74,6 +81,17 @@ class RowSampler {
     seed: number,
   ) {
     this.rng = new Rng(seed);
+  }
+
+  state(): RowSamplerState {
+    return { rng: this.rng.saveState(), order: this.order.slice(), pos: this.pos };
+  }
+
+  restore(s: RowSamplerState): void {
+    if (s.order.some((i) => i < 0 || i >= this.rows.length)) throw new Error(`SFT resume: the saved row order indexes ${this.rows.length} packed rows no more: resume with the same data, seqLen and packing`);
+    this.rng = Rng.fromState(s.rng);
+    this.order = s.order.slice();
+    this.pos = s.pos;
   }
 
   next(): PackedRow {
@@ -130,12 +148,30 @@ export async function evalLoss(rt: GpuRuntime, w: GpuWeights, rows: PackedRow[],
   return num / Math.max(den, 1);
 }
 
+/** What exact resume of an SFT run needs besides the weights: the last step done and the row stream. */
+export interface SftLoopState {
+  step: number;
+  sampler: RowSamplerState;
+}
+
+/**
+ * Exact resume: `from` continues after a saved step (the weights must already be the checkpoint's),
+ * afterStep sees the state after every step (a caller saves checkpoints there), stopAfter ends the
+ * run early (the schedule still spans cfg.steps).
+ */
+export interface SftResume {
+  from?: { state: SftLoopState; optimizer: AdamWSnapshot };
+  afterStep?: (state: SftLoopState, opt: AdamWState, w: GpuWeights) => Promise<void>;
+  stopAfter?: number;
+}
+
 export async function trainSft(
   rt: GpuRuntime,
   w: GpuWeights,
   data: { train: EncodedDoc[]; heldout?: EncodedDoc[]; padId: number },
   cfg: SftConfig,
   onMetrics?: (m: SftMetrics) => void,
+  resume: SftResume = {},
 ): Promise<SftMetrics[]> {
   const { batchSize: B, seqLen: T } = cfg;
   const pack = { seqLen: T, padId: data.padId, pack: cfg.pack };
@@ -147,8 +183,14 @@ export async function trainSft(
   const scratch = planBackwardScratch(rt, w.cfg, B, T, w.lora?.lora);
   const opt = new AdamWState(rt, w);
   const history: SftMetrics[] = [];
+  if (resume.from) {
+    sampler.restore(resume.from.state.sampler);
+    opt.restore(resume.from.optimizer);
+  }
+  const first = (resume.from?.state.step ?? 0) + 1;
+  const last = Math.min(cfg.steps, resume.stopAfter ?? cfg.steps);
   try {
-    for (let step = 1; step <= cfg.steps; step++) {
+    for (let step = first; step <= last; step++) {
       const t0 = performance.now();
       w.zeroGrads();
       let lossSum = 0;
@@ -172,6 +214,7 @@ export async function trainSft(
       }
       history.push(m);
       onMetrics?.(m);
+      await resume.afterStep?.({ step, sampler: sampler.state() }, opt, w);
     }
   } finally {
     releaseActivations(rt, acts);

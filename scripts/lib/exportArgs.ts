@@ -1,0 +1,65 @@
+// Command line of `npm run export -- --model DIR | --checkpoint PATH --format hf|peft|onnx --out PATH`.
+import type { ExportFormat } from '../../src/storage/export/exportModel';
+
+export interface ExportArgs {
+  model?: string;
+  checkpoint?: string;
+  format: ExportFormat;
+  out: string;
+  dtype: 'F32' | 'F16' | 'BF16';
+  attentionMask: boolean;
+  positionIds: boolean;
+  kvCache: boolean;
+  help: boolean;
+}
+
+export const EXPORT_USAGE = `usage: npm run export -- (--model DIR | --checkpoint PATH) --format hf|peft|onnx --out PATH [options]
+  --model DIR        an HF folder (config.json + model.safetensors)
+  --checkpoint PATH  a checkpoint folder (…/<id> with manifest.json), or a checkpoint store folder (its newest checkpoint)
+  --format F         hf: config.json, model.safetensors, generation_config.json (+ tokenizer files for Qwen3)
+                     peft: adapter_config.json + adapter_model.safetensors (LoRA checkpoints)
+                     onnx: the decoder as ONNX (logits from input_ids)
+  --out PATH         folder (hf, peft), PATH.zip for a zip, or the .onnx file
+  --dtype D          F32 (default), BF16 or F16 weights (hf)
+  --attention-mask   onnx: add the attention_mask input
+  --position-ids     onnx: add the position_ids input
+  --kv-cache         onnx: past_key_values inputs and present outputs`;
+
+export function parseExportArgs(argv: string[]): ExportArgs {
+  const a: Partial<ExportArgs> = { dtype: 'F32', attentionMask: false, positionIds: false, kvCache: false, help: false };
+  for (let i = 0; i < argv.length; i++) {
+    const flag = argv[i];
+    const one = () => {
+      const v = argv[++i];
+      if (v === undefined || v.startsWith('--')) throw new Error(`${flag} needs a value`);
+      return v;
+    };
+    switch (flag) {
+      case '--model': a.model = one(); break;
+      case '--checkpoint': a.checkpoint = one(); break;
+      case '--format': {
+        const f = one();
+        if (f !== 'hf' && f !== 'peft' && f !== 'onnx') throw new Error(`--format must be hf, peft or onnx, got '${f}'`);
+        a.format = f;
+        break;
+      }
+      case '--out': a.out = one(); break;
+      case '--dtype': {
+        const d = one().toUpperCase();
+        if (d !== 'F32' && d !== 'F16' && d !== 'BF16') throw new Error(`--dtype must be F32, F16 or BF16, got '${d}'`);
+        a.dtype = d;
+        break;
+      }
+      case '--attention-mask': a.attentionMask = true; break;
+      case '--position-ids': a.positionIds = true; break;
+      case '--kv-cache': a.kvCache = true; break;
+      case '--help': case '-h': a.help = true; break;
+      default: throw new Error(`unknown option '${flag}'`);
+    }
+  }
+  if (a.help) return a as ExportArgs;
+  if (!a.model === !a.checkpoint) throw new Error('give exactly one of --model DIR and --checkpoint PATH');
+  if (!a.format) throw new Error('--format is required (hf, peft or onnx)');
+  if (!a.out) throw new Error('--out is required');
+  return a as ExportArgs;
+}
