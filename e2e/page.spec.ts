@@ -124,6 +124,17 @@ test('an autostart link starts a run, Stop ends it (politely or by restarting th
   await expect(page.getByTestId('run-estimate')).toContainText(/preset small, .* parameters: training at batch 8 × 288 tokens needs/);
 });
 
+test('an autostart link for a very long run waits for Start and says why', async ({ page }, info) => {
+  const max: RunConfig = { preset: 'small', seed: 3, sftSteps: 100_000, rlSteps: 100_000, tasksPerStep: 256, groupSize: 64, quick: false };
+  await openPage(page, levelOf(info), shareHash(max, { autostart: true }));
+  await expect(page.getByTestId('run-status')).toHaveText(/^This link asks for a long run \(preset small, .*\)\. It was not started on its own: check the settings and press Start\.$/);
+  await expect(page.getByTestId('run-controls')).toHaveAttribute('data-state', 'idle');
+  await expect(page.locator('#cfg-rlSteps')).toHaveValue('100000');
+  await expect(page.getByTestId('start')).toBeEnabled();
+  await page.waitForTimeout(500);
+  await expect(page.getByTestId('run-controls')).toHaveAttribute('data-state', 'idle'); // still not started
+});
+
 test('share links: a link fills the form, the page makes links, bad links and bad fields say why', async ({ page }, info) => {
   const config: RunConfig = { preset: 'tiny', seed: 7, sftSteps: 5, rlSteps: 3, tasksPerStep: 2, groupSize: 6, quick: true };
   await openPage(page, levelOf(info), shareHash(config));

@@ -78,7 +78,7 @@ async function main(): Promise<number> {
     rlResume: { ...point?.rl, ...(saveDir ? rlAutosave(autosave(recipe.rl.steps)) : {}) },
     onSft: (m) => { metrics.sft.push(m); write({ stage: 'sft', ...m }); },
     onRlStep: (r) => { metrics.rl.push(r); write(toJsonlLine(r).replace(/^\{/, '{"stage":"grpo",')); },
-    onCurve: (step, r) => write({ stage: 'heldout', step, success: r.successRate, reward: r.meanReward, components: r.components }),
+    onCurve: (step, r) => write({ stage: 'validation', step, success: r.successRate, reward: r.meanReward, components: r.components }),
   });
   if (args.save && !saveDir) {
     const params = await result.weights.download();

@@ -81,7 +81,8 @@ export function parseLearnArgs(argv: readonly string[]): LearnArgs {
     const int = (min: number): number => {
       const v = value();
       const n = Number(v);
-      if (!Number.isInteger(n) || n < min) throw new Error(`${flag} needs an integer ≥ ${min}, got '${v}'`);
+      // Digits only: Number('') is 0 and Number('1e308') an "integer" no run could reach.
+      if (!/^\d+$/.test(v.trim()) || !Number.isSafeInteger(n) || n < min) throw new Error(`${flag} needs an integer ≥ ${min}, got '${v}'`);
       return n;
     };
     switch (flag) {

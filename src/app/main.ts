@@ -17,7 +17,7 @@ import { checkTrainable, formatCount } from './modelSource';
 import { DEFAULT_RUN_CONFIG, DEMO_TRAINING_SHAPE, type RunConfig } from './runConfig';
 import { initialProgress, progressAfter } from './runProgress';
 import { parseSampleText } from './sampleMessages';
-import { readShareLink } from './shareLink';
+import { autostartHold, readShareLink } from './shareLink';
 import { createConfigForm } from './ui/configForm';
 import { h, panel } from './ui/dom';
 import { createErrorBox } from './ui/errorBox';
@@ -105,8 +105,8 @@ async function initGpu(level: FeatureLevelChoice): Promise<AdapterReport | Worke
 
 // ---- runs -----------------------------------------------------------------------------------
 function showReference(seed: number): void {
-  // The held-out task the sample answers (routing task 0 of the heldout split), as the expert solves it.
-  void routingToolChats(1, seed, 'heldout').then(([chat]) => {
+  // The held-out task the sample answers (routing task 0 of the test split), as the expert solves it.
+  void routingToolChats(1, seed, 'test').then(([chat]) => {
     sample.show('reference', 'Expert reference for the same task', chat.messages.map((m) => ({ role: m.role, content: m.content, name: m.name })));
   });
 }
@@ -230,9 +230,16 @@ function applyShareLink(): boolean {
   errors.clear('Share link');
   return link.autostart;
 }
+/** Starts an autostart link's run, unless it is a long one: that waits for the person to press Start. */
+function autostartFromLink(): void {
+  const r = form.read();
+  const hold = r.ok ? autostartHold(r.config) : null;
+  if (hold === null) startFromForm();
+  else controls.setStatus(hold);
+}
 window.addEventListener('hashchange', () => {
   if (state === 'running' || state === 'stopping') return;
-  if (applyShareLink() && state === 'idle') startFromForm();
+  if (applyShareLink() && state === 'idle') autostartFromLink();
 });
 
 // ---- headless API ----------------------------------------------------------------------------
@@ -268,5 +275,5 @@ const level = (params.get('adapter') ?? 'auto') as FeatureLevelChoice;
 void initGpu(level).then(async (r) => {
   if ('code' in r) return;
   if (params.get('run') === 'selfcheck') await tabforge.selfCheck();
-  else if (autostart) startFromForm();
+  else if (autostart) autostartFromLink();
 });

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_RUN_CONFIG, type RunConfig } from './runConfig';
-import { encodeRunConfig, fromBase64Url, readShareLink, shareHash, shareUrl, toBase64Url } from './shareLink';
+import { PRESETS } from '../model/config';
+import { countParameters } from '../model/parameters';
+import { AUTOSTART_MAX_SIZE, autostartHold, encodeRunConfig, fromBase64Url, PRESET_COST, readShareLink, runSizeVsDefault, shareHash, shareUrl, toBase64Url } from './shareLink';
 
 const config: RunConfig = { preset: 'tiny', seed: 42, sftSteps: 7, rlSteps: 3, tasksPerStep: 2, groupSize: 4, quick: true };
 
@@ -53,5 +55,26 @@ describe('share links', () => {
     expect(r.error).toMatch(message);
     expect(r.error).toMatch(/The form shows the defaults instead and the run was not started\./);
     expect(r.config).toEqual(DEFAULT_RUN_CONFIG);
+  });
+});
+
+describe('autostart of long runs', () => {
+  it('lets the default run and small runs start on their own', () => {
+    expect(runSizeVsDefault(DEFAULT_RUN_CONFIG)).toBeCloseTo(1, 12);
+    expect(autostartHold(DEFAULT_RUN_CONFIG)).toBeNull();
+    expect(autostartHold({ ...DEFAULT_RUN_CONFIG, sftSteps: 50, quick: true })).toBeNull();
+    expect(autostartHold({ ...DEFAULT_RUN_CONFIG, rlSteps: 40 })).toBeNull(); // 3.25 default runs
+  });
+
+  it('holds a long run for the Start button, saying how long', () => {
+    const max: RunConfig = { preset: 'small', seed: 1, sftSteps: 100_000, rlSteps: 100_000, tasksPerStep: 256, groupSize: 64, quick: false };
+    expect(autostartHold(max)).toMatch(/^This link asks for a long run \(preset small, 100000 SFT steps, 100000 GRPO steps × 256 tasks × 64 samples: about 2\.8e\+8× the default run, which can take hours\)\. It was not started on its own: check the settings and press Start\.$/);
+    expect(autostartHold({ ...DEFAULT_RUN_CONFIG, preset: 'tiny' })).toMatch(/about 11× the default run/);
+    expect(runSizeVsDefault({ ...DEFAULT_RUN_CONFIG, rlSteps: 60 })).toBeGreaterThan(AUTOSTART_MAX_SIZE);
+  });
+
+  it('weighs presets by their parameter counts', () => {
+    const nano = countParameters(PRESETS.nano);
+    for (const p of ['nano', 'tiny', 'small'] as const) expect(PRESET_COST[p]).toBeCloseTo(countParameters(PRESETS[p]) / nano, 1);
   });
 });

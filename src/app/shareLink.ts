@@ -2,7 +2,7 @@
 // The fragment never reaches a server (there is none anyway) and survives static hosting. Also read
 // from the query string (`?config=…`) for tools that drop fragments. DOM-free: the page passes
 // location.hash / location.search in.
-import { DEFAULT_RUN_CONFIG, type RunConfig, describeErrors, validateRunConfig } from './runConfig';
+import { DEFAULT_RUN_CONFIG, type RunConfig, type TrainablePreset, describeErrors, validateRunConfig } from './runConfig';
 
 const MAX_ENCODED_CHARS = 4000; // a RunConfig is ~150 characters; anything huge is not ours
 
@@ -78,4 +78,30 @@ export function readShareLink(hash: string, search = ''): ShareLinkRead {
   const checked = validateRunConfig({ ...DEFAULT_RUN_CONFIG, ...json });
   if (!checked.ok) return invalid(describeErrors(checked.errors));
   return { kind: 'ok', config: checked.config, autostart };
+}
+
+/** Parameters of each preset ÷ nano's (training cost per token scales with them); a unit test keeps them equal to countParameters. */
+export const PRESET_COST: Record<TrainablePreset, number> = { nano: 1, tiny: 11.1, small: 73.1 };
+
+/**
+ * A run's work in default runs (DEFAULT_RUN_CONFIG = 1): SFT steps and GRPO samples (steps × tasks
+ * × group) relative to the default's, weighted by their share of the default run's time (about a
+ * quarter SFT, three quarters GRPO), times the preset's size.
+ */
+export function runSizeVsDefault(config: RunConfig): number {
+  const d = DEFAULT_RUN_CONFIG;
+  const sft = config.sftSteps / d.sftSteps;
+  const rl = (config.rlSteps * config.tasksPerStep * config.groupSize) / (d.rlSteps * d.tasksPerStep * d.groupSize);
+  return PRESET_COST[config.preset] * (0.25 * sft + 0.75 * rl);
+}
+
+/** An autostart link for a run larger than this many default runs waits for the person to press Start. */
+export const AUTOSTART_MAX_SIZE = 4;
+
+/** Why an autostart link's run must wait for Start (a sentence for the page), or null when it may start. */
+export function autostartHold(config: RunConfig): string | null {
+  const size = runSizeVsDefault(config);
+  if (size <= AUTOSTART_MAX_SIZE) return null;
+  const times = size < 1000 ? size.toFixed(0) : size.toExponential(1);
+  return `This link asks for a long run (preset ${config.preset}, ${config.sftSteps} SFT steps, ${config.rlSteps} GRPO steps × ${config.tasksPerStep} tasks × ${config.groupSize} samples: about ${times}× the default run, which can take hours). It was not started on its own: check the settings and press Start.`;
 }

@@ -1,5 +1,6 @@
 // Flags of `npm run synth`, parsed and checked with messages that say what to type instead.
 import { parseArgs } from 'node:util';
+import { MAX_MIX_SHARE, MAX_SYNTH_CONVERSATIONS } from '../util/limits';
 import type { ArgumentsFormat } from './chatJsonl';
 
 /** Family names the CLI accepts (besides 'all'). */
@@ -63,9 +64,10 @@ function parseMix(text: string): Map<FamilyName, number> {
   for (const part of text.split(',').map((p) => p.trim()).filter(Boolean)) {
     const [name, value, extra] = part.split('=');
     const share = Number(value);
-    if (extra !== undefined || value === undefined || !isFamilyName(name.trim()) || !(share >= 0) || !Number.isFinite(share)) {
+    if (extra !== undefined || value === undefined || value.trim() === '' || !isFamilyName(name.trim()) || !(share >= 0) || !Number.isFinite(share)) {
       throw new SynthArgsError(`--mix entry "${part}" is not family=share with family one of ${FAMILY_NAMES.join(', ')} and share a number ≥ 0`);
     }
+    if (share > MAX_MIX_SHARE) throw new SynthArgsError(`--mix entry "${part}": shares are relative (2,1,1 is a 50/25/25 mix) and at most ${MAX_MIX_SHARE}; use smaller numbers`);
     shares.set(name.trim() as FamilyName, share);
   }
   if ([...shares.values()].every((s) => s === 0)) throw new SynthArgsError(`--mix "${text}" gives no family a positive share`);
@@ -99,6 +101,9 @@ export function parseSynthArgs(argv: readonly string[]): SynthArgs {
   const family = str('family') ?? 'all';
   if (family !== 'all' && !isFamilyName(family)) throw new SynthArgsError(`--family "${family}" is unknown; use all, ${FAMILY_NAMES.join(', ')}`);
   const n = integer('n', str('n'), 1);
+  if (n !== undefined && n > MAX_SYNTH_CONVERSATIONS) {
+    throw new SynthArgsError(`--n ${n} is more than the ${MAX_SYNTH_CONVERSATIONS} conversations one run writes; run several times with different --seed values and concatenate the files`);
+  }
   if (n === undefined && !help) throw new SynthArgsError('--n is required: how many conversations to write (e.g. --n 5000)');
   const out = str('out');
   if ((out === undefined || out.trim() === '') && !help) throw new SynthArgsError('--out is required: the JSONL file to write (e.g. --out data.jsonl)');

@@ -1,6 +1,6 @@
 // scripts/synth.ts as a user runs it: a child process writing a small dataset with the real families.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -40,6 +40,7 @@ describe('npm run synth', () => {
     expect(r.stdout).toMatch(/distinct tools used: \d+/);
     expect(r.stdout).toMatch(/turn histogram/);
     expect(r.stdout).toMatch(/wrote 24 conversations/);
+    expect(readdirSync(dir).filter((f) => f.endsWith('.partial'))).toEqual([]); // written to a.jsonl.partial, then renamed
   });
 
   it('exits 2 with the problem and the usage on a bad flag', async () => {
@@ -47,6 +48,16 @@ describe('npm run synth', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/synth: --family "chess" is unknown/);
     expect(r.stderr).toMatch(/usage: npm run synth/);
+  });
+
+  it('refuses an --out that is a folder, and --n past the bound, before generating anything', async () => {
+    const r = await synth(['--n', '5', '--out', dir]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/synth: --out .* is a folder; give a file name/);
+    expect(r.stdout).not.toMatch(/generated/);
+    const big = await synth(['--n', '1000000000', '--out', join(dir, 'big.jsonl')]);
+    expect(big.code).toBe(2);
+    expect(big.stderr).toMatch(/--n 1000000000 is more than the \d+ conversations one run writes/);
   });
 
   it('refuses an --out folder that does not exist before generating anything', async () => {

@@ -61,42 +61,57 @@ function firstSentence(text: string): string {
   return (end === -1 ? text : text.slice(0, end + 1)).trim();
 }
 
-/** Tally of string or number keys. */
-function histogram<K extends string | number>(keys: readonly K[]): Record<K, number> {
-  const out = {} as Record<K, number>;
-  for (const k of keys) out[k] = (out[k] ?? 0) + 1;
-  return out;
+/** Stats built one kept trajectory at a time, so a long run need not hold its conversations. */
+export class SynthStatsAccumulator {
+  private readonly tools = new Set<string>();
+  private readonly firstUser = new Set<string>();
+  private readonly firstUserTemplates = new Set<string>();
+  private readonly assistantProse = new Set<string>();
+  private readonly turns: Record<number, number> = {};
+  private readonly categories: Record<string, number> = {};
+  private accepted = 0;
+
+  add({ conversation, turns, category }: StatsItem): void {
+    this.accepted++;
+    this.turns[turns] = (this.turns[turns] ?? 0) + 1;
+    this.categories[category] = (this.categories[category] ?? 0) + 1;
+    const user = conversation.messages.find((m) => m.role === 'user');
+    if (user !== undefined && !this.firstUser.has(user.content)) {
+      this.firstUser.add(user.content);
+      this.firstUserTemplates.add(maskSpecifics(user.content));
+    }
+    for (const m of conversation.messages) {
+      if (m.role !== 'assistant') continue;
+      for (const call of m.tool_calls ?? []) this.tools.add(call.function.name);
+      const opener = firstSentence(maskSpecifics(m.content));
+      if (opener !== '') this.assistantProse.add(opener);
+    }
+  }
+
+  /** The stats of everything added, out of `generated` episodes. */
+  finish(family: string, generated: number, rejectedBy: Record<string, number>, elapsedMs: number): SynthStats {
+    return {
+      family,
+      generated,
+      accepted: this.accepted,
+      acceptanceRate: generated === 0 ? 0 : this.accepted / generated,
+      rejectedBy: { ...rejectedBy },
+      toolsUsed: [...this.tools].sort(),
+      turnHistogram: { ...this.turns },
+      categories: { ...this.categories },
+      distinctFirstUserMessages: this.firstUser.size,
+      distinctFirstUserTemplates: this.firstUserTemplates.size,
+      distinctAssistantOpeners: this.assistantProse.size,
+      elapsedMs,
+    };
+  }
 }
 
 /** Stats of `items` (the kept trajectories) out of `generated` episodes. */
 export function computeSynthStats(family: string, generated: number, items: readonly StatsItem[], rejectedBy: Record<string, number>, elapsedMs: number): SynthStats {
-  const tools = new Set<string>();
-  const firstUser: string[] = [];
-  const assistantProse = new Set<string>();
-  for (const { conversation } of items) {
-    const user = conversation.messages.find((m) => m.role === 'user');
-    if (user !== undefined) firstUser.push(user.content);
-    for (const m of conversation.messages) {
-      if (m.role !== 'assistant') continue;
-      for (const call of m.tool_calls ?? []) tools.add(call.function.name);
-      const opener = firstSentence(maskSpecifics(m.content));
-      if (opener !== '') assistantProse.add(opener);
-    }
-  }
-  return {
-    family,
-    generated,
-    accepted: items.length,
-    acceptanceRate: generated === 0 ? 0 : items.length / generated,
-    rejectedBy: { ...rejectedBy },
-    toolsUsed: [...tools].sort(),
-    turnHistogram: histogram(items.map((i) => i.turns)),
-    categories: histogram(items.map((i) => i.category)),
-    distinctFirstUserMessages: new Set(firstUser).size,
-    distinctFirstUserTemplates: new Set(firstUser.map(maskSpecifics)).size,
-    distinctAssistantOpeners: assistantProse.size,
-    elapsedMs,
-  };
+  const acc = new SynthStatsAccumulator();
+  for (const item of items) acc.add(item);
+  return acc.finish(family, generated, rejectedBy, elapsedMs);
 }
 
 /** Stats as readable lines for the console. */

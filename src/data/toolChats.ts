@@ -3,7 +3,7 @@
 // a short assistant answer that names what was looked up (kept short and learnable: the nano
 // presets train on these in minutes on a CPU adapter). `formatOnly` swaps in a random one of the four tools (right
 // format and argument, chance-level routing) — the warm start GRPO has to improve on.
-import type { ChatMessage, ToolSpec } from '../envs/types';
+import type { ChatMessage, Split, ToolSpec } from '../envs/types';
 import { generateRoutingTask, routingFamily } from '../envs/functionCalling';
 import { formatToolCalls, parseToolCalls, type ToolCall } from '../tokenizer/toolCalls';
 import { Rng } from '../util/rng';
@@ -20,7 +20,7 @@ export function closingAnswer(tool: string): string {
   return `Here is the ${tool === 'define' ? 'meaning' : tool === 'time' ? 'local time' : tool}.`;
 }
 
-export async function routingToolChats(n: number, seed: number, split: 'train' | 'heldout', opts: { formatOnly?: boolean } = {}): Promise<ToolChat[]> {
+export async function routingToolChats(n: number, seed: number, split: Split, opts: { formatOnly?: boolean } = {}): Promise<ToolChat[]> {
   const rng = new Rng(seed ^ 0x7c3a);
   const out: ToolChat[] = [];
   for (let i = 0; i < n; i++) {

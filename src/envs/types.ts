@@ -6,6 +6,9 @@
 
 export type { ChatMessage, JsonSchema, ToolSpec } from '../tokenizer/chatTypes';
 import type { ChatMessage, ToolSpec } from '../tokenizer/chatTypes';
+import type { Split } from './splits';
+
+export type { Split } from './splits';
 
 /**
  * Reward as named components plus the documented weighted total:
@@ -78,8 +81,12 @@ export type Policy = (messages: ChatMessage[], tools: ToolSpec[]) => Promise<str
 /** What each family exports so the data, eval and RL code can treat families alike. */
 export interface EnvFamily<T extends TaskBase = TaskBase> {
   readonly name: T['family'];
-  /** Deterministic: the same (seed, index, split) gives the same task. */
-  generateTask(seed: number, index: number, split: 'train' | 'heldout'): T;
+  /**
+   * Deterministic: the same (seed, index, split) gives the same task. The splits are disjoint by
+   * construction (src/envs/splits.ts): train for SFT and RL, validation for choosing settings and
+   * for curves, test for the reported figure.
+   */
+  generateTask(seed: number, index: number, split: Split): T;
   createEnv(limits?: Partial<EpisodeLimits>, weights?: Partial<Record<string, number>>): Environment<T>;
   /** An expert that solves the task (reads the task's hidden solution); reaches full reward. */
   expertPolicy(task: T, seed: number): Policy;

@@ -16,7 +16,7 @@ describe('evaluate on the fake family', () => {
     expect(r.meanTotal).toBeCloseTo(1, 12);
     expect(r.meanComponents).toEqual({ format: 1, tool: 1, outcome: 1 });
     expect(r.meanTurns).toBe(2);
-    expect(r.split).toBe('heldout');
+    expect(r.split).toBe('test');
     expect(r.byCategory.map((c) => c.category)).toEqual(['add', 'mul']);
     expect(r.byCategory.reduce((s, c) => s + c.tasks, 0)).toBe(30);
     expect(r.abnormalEnds).toEqual({});

@@ -2,10 +2,11 @@
 // summarised as success rate, pass@k, mean reward per component, per-category breakdown and mean
 // turns. Deterministic: task i is family.generateTask(seed, i, split) and sample j of it gets the
 // policy seed mixSeeds(seed, hash(family), i, j), whatever the concurrency.
-import type { EnvFamily, EpisodeLimits, Policy, TaskBase } from '../envs/types';
+import type { EnvFamily, EpisodeLimits, Policy, Split, TaskBase } from '../envs/types';
 import { meanPassAtK } from './passAtK';
 import { runEpisode, type Episode, type EpisodeEnd } from './rollout';
-import { hashString, mixSeeds } from './seeds';
+import { hashString, mixSeeds } from '../util/seeds';
+import { wilson, type Rate } from './report/interval';
 
 /** Builds the policy for one sample of one task (a model policy ignores the task; an expert reads it). */
 export type PolicyFactory<T extends TaskBase = TaskBase> = (task: T, sampleSeed: number) => Policy;
@@ -26,8 +27,8 @@ export interface EvaluateOptions {
   n: number;
   /** Run seed: picks the tasks and the policy seeds. */
   seed: number;
-  /** Which split the tasks come from; evaluation normally uses 'heldout'. */
-  split?: 'heldout' | 'train';
+  /** Which split the tasks come from: 'test' (default) for reported figures, 'validation' for choosing settings. */
+  split?: Split;
   /** pass@k to report (default 1). */
   k?: number;
   /** Episodes per task, each with its own policy seed (default k; must be ≥ k). */
@@ -54,6 +55,8 @@ export interface CategoryReport {
   episodes: number;
   /** Share of episodes that succeeded. */
   successRate: number;
+  /** Its Wilson 95 % interval over the category's episodes. */
+  successCI: Rate;
   /** Mean pass@k over the category's tasks. */
   passAtK: number;
   /** Mean total reward. */
@@ -65,7 +68,7 @@ export interface EvalReport {
   /** Family name. */
   family: TaskBase['family'];
   /** Split the tasks came from. */
-  split: 'heldout' | 'train';
+  split: Split;
   /** Run seed. */
   seed: number;
   /** Number of tasks. */
@@ -78,6 +81,8 @@ export interface EvalReport {
   episodes: number;
   /** Share of all episodes that succeeded (the unbiased pass@1). */
   successRate: number;
+  /** Its Wilson 95 % interval over the episodes (samples of one task are not independent: with samples > 1 it is optimistic). */
+  successCI: Rate;
   /** Mean over tasks of the unbiased pass@k estimator (see passAtK.ts). */
   passAtK: number;
   /** Mean total reward over episodes. */
@@ -125,7 +130,7 @@ function checkOptions(opts: EvaluateOptions, k: number, samples: number): void {
 }
 
 /** Summarises episodes (task-major, `samples` per task) into a report. */
-export function summarize(family: TaskBase['family'], episodes: readonly Episode[], samples: number, k: number, split: 'heldout' | 'train', seed: number): EvalReport {
+export function summarize(family: TaskBase['family'], episodes: readonly Episode[], samples: number, k: number, split: Split, seed: number): EvalReport {
   const perTask: { category: string; n: number; c: number }[] = [];
   for (let i = 0; i < episodes.length; i += samples) {
     const group = episodes.slice(i, i + samples);
@@ -137,7 +142,7 @@ export function summarize(family: TaskBase['family'], episodes: readonly Episode
   const byCategory = categories.map((category): CategoryReport => {
     const eps = episodes.filter((e) => e.category === category);
     const tasks = perTask.filter((t) => t.category === category);
-    return { category, tasks: tasks.length, episodes: eps.length, successRate: mean(eps.map((e) => (e.success ? 1 : 0))), passAtK: meanPassAtK(tasks, k), meanTotal: mean(eps.map((e) => e.reward.total)) };
+    return { category, tasks: tasks.length, episodes: eps.length, successRate: mean(eps.map((e) => (e.success ? 1 : 0))), successCI: wilson(eps.filter((e) => e.success).length, eps.length), passAtK: meanPassAtK(tasks, k), meanTotal: mean(eps.map((e) => e.reward.total)) };
   });
   const abnormal = episodes.filter((e) => e.end !== 'done');
   const abnormalEnds: Partial<Record<EpisodeEnd, number>> = {};
@@ -151,6 +156,7 @@ export function summarize(family: TaskBase['family'], episodes: readonly Episode
     k,
     episodes: episodes.length,
     successRate: mean(episodes.map((e) => (e.success ? 1 : 0))),
+    successCI: wilson(episodes.filter((e) => e.success).length, episodes.length),
     passAtK: meanPassAtK(perTask, k),
     meanTotal: mean(episodes.map((e) => e.reward.total)),
     meanComponents,
@@ -166,7 +172,7 @@ export async function evaluate<T extends TaskBase>(family: EnvFamily<T>, policyF
   const k = opts.k ?? 1;
   const samples = opts.samples ?? k;
   checkOptions(opts, k, samples);
-  const split = opts.split ?? 'heldout';
+  const split = opts.split ?? 'test';
   const familySalt = hashString(family.name);
   const tasks = Array.from({ length: opts.n }, (_, i) => family.generateTask(opts.seed, i, split));
   const total = opts.n * samples;
@@ -203,6 +209,8 @@ export interface MixReport {
   episodes: number;
   /** Success rate over all episodes (families weighted by their episode counts). */
   successRate: number;
+  /** Its Wilson 95 % interval. */
+  successCI: Rate;
   /** Mean of the families' pass@k (each family weighted by its task count). */
   passAtK: number;
   /** Mean total reward over all episodes. */
@@ -226,6 +234,7 @@ export async function evaluateAll(families: readonly EnvFamily[], policyFor: Mix
     families: reports,
     episodes,
     successRate: weighted((r) => r.successRate, (r) => r.episodes, episodes),
+    successCI: wilson(reports.reduce((s, r) => s + r.successCI.successes, 0), episodes),
     passAtK: weighted((r) => r.passAtK, (r) => r.tasks, tasks),
     meanTotal: weighted((r) => r.meanTotal, (r) => r.episodes, episodes),
     meanTurns: weighted((r) => r.meanTurns, (r) => r.episodes, episodes),

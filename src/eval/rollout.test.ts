@@ -4,7 +4,7 @@ import { fakeFamily, type FakeTask } from './fakeFamily';
 import { assistantMessage, episodeSuccess, runEpisode } from './rollout';
 
 const family = fakeFamily();
-const task = family.generateTask(1, 0, 'heldout');
+const task = family.generateTask(1, 0, 'test');
 
 describe('assistantMessage', () => {
   it('keeps the raw text as content and adds the parsed calls in OpenAI shape', () => {
@@ -115,7 +115,7 @@ describe('episodeSuccess', () => {
 
   it('falls back to the total rule for a family that reports no success', async () => {
     const quiet = fakeFamily({ reportSuccess: false });
-    const t = quiet.generateTask(2, 1, 'heldout');
+    const t = quiet.generateTask(2, 1, 'test');
     const ep = await runEpisode(quiet, t, quiet.expertPolicy(t, 1));
     expect(ep.successSource).toBe('total');
     expect(ep.success).toBe(true);

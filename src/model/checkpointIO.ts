@@ -1,6 +1,7 @@
 // Model weights ↔ Hugging Face layout: config.json + model.safetensors with HF tensor names, so
 // checkpoints load in transformers and real Qwen3 checkpoints load here. Every expected tensor is
-// checked (presence, shape, float dtype) before any is decoded; extra tensors only warn.
+// checked (presence, shape, float dtype) before any is decoded; extra tensors are refused (named),
+// except RoPE buffers, which only warn.
 
 import type { ModelConfig } from './config';
 import { hfConfigJson, readHfConfig } from './hfConfig';
@@ -100,10 +101,24 @@ function checkTensors(cfg: ModelConfig, file: SafetensorsIndex): { table: Parame
     warnings.push("lm_head.weight ignored: config.json ties embeddings, so the LM head reuses model.embed_tokens.weight");
   }
   const extra = file.names.filter((n) => !expected.has(n) && n !== 'lm_head.weight');
-  if (extra.length) {
-    const listed = extra.slice(0, 5).map((n) => `'${n}'`).join(', ');
-    warnings.push(`${extra.length} tensor${extra.length > 1 ? 's' : ''} not used by a Qwen3 model ignored: ${listed}${extra.length > 5 ? ', …' : ''}`);
+  const listed = (names: string[]) => `${names.slice(0, 5).map((n) => `'${n}'`).join(', ')}${names.length > 5 ? ', …' : ''}`;
+  const plural = (n: number) => `${n} tensor${n > 1 ? 's' : ''}`;
+  // RoPE inverse frequencies, which some HF checkpoints carry, are buffers: harmless. Anything else
+  // extra means the file is not this model (layers the config drops) or not a model at all.
+  const buffers = extra.filter((n) => /\.rotary_emb\.inv_freq$/.test(n));
+  const layerOf = (n: string) => Number(/^model\.layers\.(\d+)\./.exec(n)?.[1] ?? -1);
+  const deeper = extra.filter((n) => !buffers.includes(n) && layerOf(n) >= cfg.numLayers);
+  const foreign = extra.filter((n) => !buffers.includes(n) && !deeper.includes(n));
+  if (deeper.length) {
+    const layers = Math.max(...deeper.map(layerOf)) + 1;
+    throw new Error(`checkpoint does not match config.json: the file has ${layers} layers (${plural(deeper.length)} beyond layer ${cfg.numLayers - 1}, e.g. ${listed(deeper)}) but config.json says num_hidden_layers ${cfg.numLayers}; use the config.json that came with the weights`);
   }
+  if (foreign.length) {
+    const verb = foreign.length > 1 ? 'are' : 'is';
+    const hint = foreign.includes('loss') || foreign.includes('logits') ? ' (it looks like a debug-state output: gradients, not weights)' : '';
+    throw new Error(`not a Qwen3 model: the file holds ${plural(foreign.length)} that ${verb} not model parameters: ${listed(foreign)}${hint}; pick the model's model.safetensors`);
+  }
+  if (buffers.length) warnings.push(`${plural(buffers.length)} not used by a Qwen3 model ignored: ${listed(buffers)}`);
   return { table, warnings };
 }
 

@@ -181,7 +181,7 @@ function evalCounts(r: HeldoutReport): { success: number; total: number; reward:
 
 /** Held-out task 0 played greedily: "user: …\nassistant: …\ntool: …" (the system block with the tools is left out). */
 async function sampleEpisode(rt: GpuRuntime, w: GpuWeights, seed: number, rollout: Parameters<typeof rolloutBatch>[0]['config']): Promise<{ text: string; success: boolean }> {
-  const task = routingFamily.generateTask(seed, 0, 'heldout');
+  const task = routingFamily.generateTask(seed, 0, 'test');
   const [traj] = await rolloutBatch({ family: routingFamily, tasks: [task], tokenizer: tok, generator: modelTurnGenerator(rt, w, GREEDY), config: { ...rollout, groupSize: 1 }, seed, policyVersion: 0 });
   const text = traj.messages.filter((m) => m.role !== 'system').map((m) => `${m.role}: ${m.content}`).join('\n');
   return { text, success: traj.success };

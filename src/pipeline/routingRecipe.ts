@@ -2,6 +2,7 @@
 // format-only SFT (random function, right argument: routing at chance), then synchronous GRPO on
 // the routing task set, with held-out greedy success measured between the stages.
 import { routingFamily } from '../envs/functionCalling/family';
+import type { Split } from '../envs/splits';
 import type { GpuRuntime } from '../gpu/runtime';
 import type { ModelConfig } from '../model/config';
 import { GREEDY } from '../model/sampling';
@@ -143,11 +144,11 @@ async function learn(rt: GpuRuntime, w: GpuWeights, recipe: RoutingRecipe, hooks
   const family = routingFamily;
   const greedy = modelTurnGenerator(rt, w, GREEDY);
   const seconds = { sft: 0, rl: 0, eval: 0 };
-  const heldout = async (label: string): Promise<HeldoutReport> => {
+  const heldout = async (label: string, split: Split = 'test'): Promise<HeldoutReport> => {
     const t0 = performance.now();
-    const r = await evaluateHeldout(family, tok, greedy, { n: recipe.eval.n, seed: recipe.seed, rollout: recipe.rl.rollout, batch: 64 });
+    const r = await evaluateHeldout(family, tok, greedy, { n: recipe.eval.n, seed: recipe.seed, split, rollout: recipe.rl.rollout, batch: 64 });
     seconds.eval += (performance.now() - t0) / 1000;
-    log(`${label}: held-out success ${(100 * r.successRate).toFixed(1)} % (n = ${r.n}), reward ${r.meanReward.toFixed(3)} ${JSON.stringify(roundAll(r.components))}`);
+    log(`${label}: ${split} success ${(100 * r.successRate).toFixed(1)} % (n = ${r.n}), reward ${r.meanReward.toFixed(3)} ${JSON.stringify(roundAll(r.components))}`);
     return r;
   };
   const evaluate = async (stage: RoutingEvalLabel): Promise<HeldoutReport> => {
@@ -181,7 +182,7 @@ async function learn(rt: GpuRuntime, w: GpuWeights, recipe: RoutingRecipe, hooks
   const every = recipe.asyncStaleness === undefined ? (recipe.eval.every ?? 0) : 0;
   const onStep = async (r: RlStepRecord) => {
     hooks.onRlStep?.(r);
-    if (every > 0 && r.step % every === 0 && r.step < recipe.rl.steps) hooks.onCurve?.(r.step, await heldout(`after ${r.step} GRPO steps`));
+    if (every > 0 && r.step % every === 0 && r.step < recipe.rl.steps) hooks.onCurve?.(r.step, await heldout(`after ${r.step} GRPO steps`, 'validation'));
     const m = r.metrics;
     log(`grpo step ${r.step}/${recipe.rl.steps} success ${(100 * m.success_rate).toFixed(0)} % reward ${m.reward.toFixed(3)} dropped ${m.groups_dropped ?? 0} clip ${(m.clip_ratio ?? 0).toFixed(3)} kl ${(m.approx_kl ?? 0).toExponential(1)} ent ${(m.entropy ?? 0).toFixed(3)}${r.skipped ? ` SKIPPED: ${r.reason}` : ''} (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
   };

@@ -2,7 +2,9 @@
 //   optional prose … <tool_call>{"name": "f", "arguments": {...}}</tool_call> …
 // Never throws: anything malformed becomes a ToolCallParseError that says exactly what is wrong,
 // so environments can hand it back to the model as an observation. Linear time in the text length
-// (tag positions are cached), and at most MAX_ERRORS errors are listed.
+// (tag positions are cached), and at most MAX_ERRORS errors are listed. Arguments nested deeper than
+// MAX_JSON_DEPTH are refused here, so nothing downstream (validation, checker, rendering) meets them.
+import { MAX_JSON_DEPTH, tooDeep, tooDeepMessage } from '../util/limits';
 
 /** One function call the assistant asked for. */
 export interface ToolCall {
@@ -76,6 +78,9 @@ function parseBody(body: string, index: number): ToolCall | ToolCallParseError {
   if (args === null || typeof args !== 'object' || Array.isArray(args)) {
     return { kind: 'bad-arguments', index, message: `tool call ${index + 1} (${obj.name}): "arguments" must be a JSON object` };
   }
+  if (tooDeep(args, MAX_JSON_DEPTH)) {
+    return { kind: 'bad-arguments', index, message: `tool call ${index + 1} (${obj.name}): ${tooDeepMessage('"arguments"')}` };
+  }
   return { name: obj.name, arguments: args as Record<string, unknown> };
 }
 
@@ -142,25 +147,60 @@ export function parseToolCalls(text: string): ParsedAssistantMessage {
   return { content: prose.join('').trim(), calls, errors, attemptedCall };
 }
 
+/** Nesting pythonStyleJson renders before it calls the value cyclic (JSON.parse output is never cyclic). */
+const MAX_RENDER_DEPTH = 1_000_000;
+
 /**
  * JSON the way Python's json.dumps writes it by default (", " and ": " separators, non-ASCII kept),
  * which is what Qwen3's chat template (`tojson`) produces inside <tool_call> blocks. `<` and `>`
  * are written as \u003c / \u003e so an argument can never contain a tag the parser would split on.
+ * Iterative, so any depth JSON.parse accepts renders (no stack overflow); a cyclic value (never
+ * JSON) is refused with an error once it passes MAX_RENDER_DEPTH levels.
  */
 export function pythonStyleJson(value: unknown): string {
   const esc = (s: string) => JSON.stringify(s).replace(/</g, '\\u003c').replace(/>/g, '\\u003e');
-  const enc = (v: unknown): string => {
+  const scalar = (v: unknown): string | null => {
     if (v === null || v === undefined) return 'null';
     if (typeof v === 'string') return esc(v);
     if (typeof v === 'number') return Number.isFinite(v) ? JSON.stringify(v) : 'null';
     if (typeof v === 'boolean') return v ? 'true' : 'false';
-    if (Array.isArray(v)) return `[${v.map(enc).join(', ')}]`;
-    if (typeof v === 'object') {
-      return `{${Object.entries(v as Record<string, unknown>).filter(([, x]) => x !== undefined).map(([k, x]) => `${esc(k)}: ${enc(x)}`).join(', ')}}`;
-    }
+    if (typeof v === 'object') return null;
     return 'null';
   };
-  return enc(value);
+  // Work items: a value to write, or literal text (separators, closing brackets, keys).
+  const out: string[] = [];
+  const stack: ({ text: string } | { value: unknown; depth: number })[] = [{ value, depth: 0 }];
+  while (stack.length > 0) {
+    const item = stack.pop()!;
+    if ('text' in item) {
+      out.push(item.text);
+      continue;
+    }
+    const s = scalar(item.value);
+    if (s !== null) {
+      out.push(s);
+      continue;
+    }
+    if (item.depth >= MAX_RENDER_DEPTH) throw new Error(`pythonStyleJson: the value is nested more than ${MAX_RENDER_DEPTH} levels deep (a cycle?); tool-call arguments must be JSON data`);
+    const depth = item.depth + 1;
+    const parts: ({ text: string } | { value: unknown; depth: number })[] = [];
+    if (Array.isArray(item.value)) {
+      parts.push({ text: '[' });
+      item.value.forEach((x, i) => {
+        if (i > 0) parts.push({ text: ', ' });
+        parts.push({ value: x, depth });
+      });
+      parts.push({ text: ']' });
+    } else {
+      parts.push({ text: '{' });
+      Object.entries(item.value as Record<string, unknown>).filter(([, x]) => x !== undefined).forEach(([k, x], i) => {
+        parts.push({ text: `${i > 0 ? ', ' : ''}${esc(k)}: ` }, { value: x, depth });
+      });
+      parts.push({ text: '}' });
+    }
+    for (let i = parts.length - 1; i >= 0; i--) stack.push(parts[i]);
+  }
+  return out.join('');
 }
 
 /** Renders calls the way Qwen3's chat template writes them (used by expert solvers and tests). */

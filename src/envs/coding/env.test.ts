@@ -158,7 +158,7 @@ describe('coding environment', () => {
 describe('coding policies', () => {
   it('the expert solves 500 generated tasks (train and held-out), sometimes after a buggy first try', async () => {
     const started = Date.now();
-    const tasks = Array.from({ length: 500 }, (_, i) => codingFamily.generateTask(2024, i, i % 5 === 0 ? 'heldout' : 'train'));
+    const tasks = Array.from({ length: 500 }, (_, i) => codingFamily.generateTask(2024, i, i % 5 === 0 ? 'test' : 'train'));
     let solved = 0;
     let detours = 0;
     for (let i = 0; i < tasks.length; i += 4) {

@@ -8,6 +8,7 @@ import { CODING_TOOLS, RUN_TESTS, SUBMIT, runTestsObservation, submitObservation
 import { runInSandbox } from './sandbox/index';
 import { DEFAULT_SANDBOX_LIMITS, type SandboxLimits, type SandboxResult, type SandboxRunner, type SandboxTest } from './sandbox/types';
 import type { CodingTask, CodingTest } from './types';
+import { defined } from '../../util/defined';
 
 /**
  * Default reward weights; total = Σ weight · component, each component in [0, 1], so total ∈ [0, 1].
@@ -43,11 +44,6 @@ export interface CodingEnvOptions {
   sandboxLimits?: Partial<SandboxLimits>;
   /** Longest accepted `code` argument in characters (DEFAULT_MAX_CODE_CHARS). */
   maxCodeChars?: number;
-}
-
-/** Drops keys whose value is undefined, so `{ maxTurns: undefined }` does not erase a default. */
-function defined<T extends object>(o: T | undefined): Partial<T> {
-  return Object.fromEntries(Object.entries(o ?? {}).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
 function errorText(e: unknown): string {

@@ -3,6 +3,7 @@
 // failure, explains it and submits the fix; otherwise it checks the reference once and submits.
 // It decides from the conversation (how many assistant turns so far), so it is a pure Policy.
 import { Rng } from '../../util/rng';
+import { hashString } from '../../util/seeds';
 import { formatToolCalls } from '../../tokenizer/toolCalls';
 import type { ChatMessage, Policy } from '../types';
 import { RUN_TESTS, SUBMIT } from './prompts';
@@ -10,13 +11,6 @@ import type { CodingTask } from './types';
 
 /** Share of expert episodes that start with the buggy attempt. */
 export const BUGGY_FIRST_PROBABILITY = 0.3;
-
-/** FNV-1a of a string, to mix the task id into the policy's seed. */
-function hashString(s: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
-  return h >>> 0;
-}
 
 function turn(prose: string, name: string, code: string): string {
   return `${prose}\n${formatToolCalls([{ name, arguments: { code } }])}`;

@@ -1,11 +1,13 @@
-// Deterministic task generation: (seed, index, split) → one CodingTask. Templates are visited
-// round-robin (offset by the seed) so every batch covers them evenly; the split salts the random
-// stream, so held-out tasks are other instances (constants, wording, tests) of the same templates.
+// Deterministic task generation: (seed, index, split) → one CodingTask. The split's templates
+// (templates/index.ts: whole templates are held out for validation and test) are visited
+// round-robin (offset by the seed) so every batch covers them evenly.
 import { Rng } from '../../util/rng';
-import { TEMPLATES } from './templates/index';
+import { TEMPLATE_SPLITS } from './templates/index';
 import type { CodingTask, CodingTest } from './types';
 
-const SPLIT_SALT = { train: 0x1b873593, heldout: 0x5bd1e995 } as const;
+import { checkSplit, type Split } from '../splits';
+
+const SPLIT_SALT = { train: 0x1b873593, validation: 0x5bd1e995, test: 0x27d4eb2f } as const;
 
 /** True when `a` is JSON data that `b` (its JSON round trip) reproduces exactly (NaN, undefined, Infinity fail). */
 function survivesJson(a: unknown, b: unknown): boolean {
@@ -26,9 +28,11 @@ function jsonData(value: unknown, what: string): unknown {
 }
 
 /** The same (seed, index, split) always gives the same task. */
-export function generateCodingTask(seed: number, index: number, split: 'train' | 'heldout' = 'train'): CodingTask {
-  const offset = new Rng(seed).int(0, TEMPLATES.length - 1);
-  const template = TEMPLATES[(index + offset) % TEMPLATES.length];
+export function generateCodingTask(seed: number, index: number, split: Split = 'train'): CodingTask {
+  checkSplit(split, 'generateCodingTask');
+  const templates = TEMPLATE_SPLITS[split];
+  const offset = new Rng(seed).int(0, templates.length - 1);
+  const template = templates[(index + offset) % templates.length];
   const rng = new Rng((seed ^ SPLIT_SALT[split] ^ Math.imul(index + 1, 0x9e3779b1)) >>> 0);
   const spec = template.make(rng);
   const oracle = spec.oracle as (...args: unknown[]) => unknown;

@@ -1,18 +1,21 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { generateCodingTask } from './generate';
 import { closeNodeSandbox, runInNodeSandbox } from './sandbox/nodeSandbox';
-import { TEMPLATES } from './templates/index';
+import { HELD_OUT_TEMPLATE_IDS, TEMPLATE_SPLITS, TEMPLATES } from './templates/index';
+import { SPLITS } from '../splits';
 import { toSandboxTests } from './env';
 import type { CodingTask } from './types';
 
 afterAll(() => closeNodeSandbox());
 
-/** `perTemplate` tasks of every template, grouped by template id (generation is round-robin over templates). */
+/** `perTemplate` tasks of every template of every split, grouped by template id (generation is round-robin over a split's templates). */
 function tasksByTemplate(perTemplate: number, seed: number): Map<string, CodingTask[]> {
   const groups = new Map<string, CodingTask[]>();
-  for (let i = 0; i < TEMPLATES.length * perTemplate; i++) {
-    const task = generateCodingTask(seed, i, 'train');
-    groups.set(task.template, [...(groups.get(task.template) ?? []), task]);
+  for (const split of SPLITS) {
+    for (let i = 0; i < TEMPLATE_SPLITS[split].length * perTemplate; i++) {
+      const task = generateCodingTask(seed, i, split);
+      groups.set(task.template, [...(groups.get(task.template) ?? []), task]);
+    }
   }
   return groups;
 }
@@ -31,21 +34,32 @@ describe('coding templates', () => {
   it('generates the same task from the same (seed, index, split), and other tasks otherwise', () => {
     const a = generateCodingTask(42, 17, 'train');
     expect(JSON.stringify(generateCodingTask(42, 17, 'train'))).toBe(JSON.stringify(a));
-    expect(generateCodingTask(42, 17, 'heldout').id).not.toBe(a.id);
-    expect(JSON.stringify(generateCodingTask(42, 17, 'heldout').hiddenTests)).not.toBe(JSON.stringify(a.hiddenTests));
+    expect(generateCodingTask(42, 17, 'test').id).not.toBe(a.id);
+    expect(JSON.stringify(generateCodingTask(42, 17, 'test').hiddenTests)).not.toBe(JSON.stringify(a.hiddenTests));
     expect(JSON.stringify(generateCodingTask(43, 17, 'train'))).not.toBe(JSON.stringify(a));
   });
 
-  it('visits every template evenly and makes well-sized test sets', () => {
+  it('holds out whole templates: one per area for validation, one per area for test', () => {
+    const areas = (ids: readonly string[]) => ids.map((id) => TEMPLATES.find((t) => t.id === id)!.category).sort();
+    expect(areas(HELD_OUT_TEMPLATE_IDS.validation)).toEqual(['arrays', 'data-structures', 'maths', 'parsing', 'strings']);
+    expect(areas(HELD_OUT_TEMPLATE_IDS.test)).toEqual(['arrays', 'data-structures', 'maths', 'parsing', 'strings']);
+    expect(TEMPLATE_SPLITS.train.length + TEMPLATE_SPLITS.validation.length + TEMPLATE_SPLITS.test.length).toBe(TEMPLATES.length);
+    for (const split of SPLITS) {
+      const own = new Set(TEMPLATE_SPLITS[split].map((t) => t.id));
+      for (let i = 0; i < 200; i++) expect(own.has(generateCodingTask(5, i, split).template)).toBe(true);
+    }
+  });
+
+  it('visits every train template evenly and makes well-sized test sets', () => {
     const seen = new Map<string, number>();
-    for (let i = 0; i < TEMPLATES.length * 4; i++) {
+    for (let i = 0; i < TEMPLATE_SPLITS.train.length * 4; i++) {
       const task = generateCodingTask(9, i, 'train');
       seen.set(task.template, (seen.get(task.template) ?? 0) + 1);
       expect(task.publicTests.length).toBeGreaterThanOrEqual(3);
       expect(task.hiddenTests.length).toBeGreaterThanOrEqual(8);
       expect(task.signature).toMatch(new RegExp(`^function ${task.entry}\\(`));
     }
-    expect(seen.size).toBe(TEMPLATES.length);
+    expect(seen.size).toBe(TEMPLATE_SPLITS.train.length);
     expect([...seen.values()].every((n) => n === 4)).toBe(true);
   });
 
@@ -60,7 +74,7 @@ describe('coding templates', () => {
   });
 
   it('generates thousands of tasks without a template error', () => {
-    for (let i = 0; i < 2000; i++) generateCodingTask(1000 + (i % 13), i, i % 3 === 0 ? 'heldout' : 'train');
+    for (let i = 0; i < 2000; i++) generateCodingTask(1000 + (i % 13), i, SPLITS[i % 3]);
   });
 
   it('reference solutions pass every test and buggy attempts fail a public example (sandboxed)', async () => {

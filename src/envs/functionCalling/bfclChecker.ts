@@ -7,6 +7,7 @@
 //
 // JavaScript note: JSON.parse turns `5.0` into the integer 5, so "float sent for an integer
 // parameter" is only detectable for non-integral values (2.5); BFCL (Python) also rejects `5.0`.
+import { MAX_JSON_DEPTH, tooDeep, tooDeepMessage } from '../../util/limits';
 import type { JsonSchema, ToolSpec } from '../types';
 import type { AcceptableValues, GroundTruthCall, ScoredCall } from './types';
 
@@ -209,6 +210,10 @@ export function checkCall(fn: ToolSpec['function'] | undefined, call: ScoredCall
   const paramsTotal = Math.max(1, answerNames.length + extraNames.length);
   if (call.name !== name) {
     return { valid: false, error: `Function name '${name}' not found in model output (got '${call.name}').`, paramsCorrect: 0, paramsTotal };
+  }
+  // The parser and the loader refuse such values already; a direct caller gets the same answer, not a stack overflow.
+  if (tooDeep(call.arguments, MAX_JSON_DEPTH) || tooDeep(expected, MAX_JSON_DEPTH + 2)) {
+    return { valid: false, error: tooDeepMessage('The call or its possible answer'), paramsCorrect: 0, paramsTotal };
   }
   const properties = fn?.parameters.properties ?? {};
   const required = fn?.parameters.required ?? [];

@@ -3,9 +3,10 @@
 // {id, ground_truth: [{fn: {param: [acceptable values]}}]}. Items become FunctionCallingTasks so
 // the same checker (and even the same environment) serves generated and BFCL tasks.
 // Errors here are the user's (wrong file, bad line): they throw BfclFormatError naming file:line.
+import { MAX_JSON_DEPTH, tooDeep, tooDeepMessage } from '../../util/limits';
 import type { ChatMessage, JsonSchema, ToolSpec } from '../types';
 import { SYSTEM_PROMPT } from './generateTask';
-import { hashString } from './seeding';
+import { hashString } from '../../util/seeds';
 import type { CheckKind, FunctionCallingTask, GroundTruthCall } from './types';
 
 /** A problem in a BFCL input file; the message names the file and line and says what to fix. */
@@ -21,18 +22,22 @@ export interface JsonLine {
   value: unknown;
 }
 
-/** Parses JSON lines, skipping blank lines; a bad line throws with `file:line`. */
+/** Parses JSON lines, skipping blank lines and a leading UTF-8 BOM; a bad or too deeply nested line throws with `file:line`. */
 export function parseJsonLines(text: string, file: string): JsonLine[] {
   const out: JsonLine[] = [];
-  const lines = text.split(/\r?\n/);
+  const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
   lines.forEach((raw, i) => {
     if (raw.trim() === '') return;
+    let value: unknown;
     try {
-      out.push({ line: i + 1, value: JSON.parse(raw) });
+      value = JSON.parse(raw);
     } catch (e) {
       const why = e instanceof Error ? e.message : String(e);
       throw new BfclFormatError(`${file}:${i + 1}: not valid JSON (${why}); each line must hold exactly one JSON object`);
     }
+    // Checked here, once, so the schema converter and the checker never recurse into a 100 000-deep value.
+    if (tooDeep(value, MAX_JSON_DEPTH)) throw new BfclFormatError(`${file}:${i + 1}: ${tooDeepMessage('the line')}`);
+    out.push({ line: i + 1, value });
   });
   return out;
 }

@@ -12,6 +12,7 @@ import { functionNamesDecidedAt } from './nameDecision';
 import { scoreCalls, type CallComponents } from './scoring';
 import { simulateCall } from './simulateCall';
 import type { FunctionCallingTask } from './types';
+import { defined as definedEntries } from '../../util/defined';
 
 /**
  * Default reward weights; total = Σ weight · component, each component in [0, 1], so total ∈ [0, 1]:
@@ -98,9 +99,16 @@ export class FunctionCallingEnv implements Environment<FunctionCallingTask> {
     try {
       return this.stepUnsafe(assistantText);
     } catch (e) {
-      // Defensive: a bug here must not kill a rollout; end the episode and say why.
+      // Defensive: a bug here must not kill a rollout; end the episode and say why. The reward is
+      // computed from the same state that just failed, so it may fail too: then it is zero.
       this.done = true;
-      return { messages: [], reward: this.reward(), done: true, info: { error: `internal environment error: ${e instanceof Error ? e.message : String(e)}` } };
+      let reward: Reward;
+      try {
+        reward = this.reward();
+      } catch {
+        reward = weightedReward({ format: 0, ...ZERO_CALLS }, this.weights);
+      }
+      return { messages: [], reward, done: true, info: { error: `internal environment error: ${e instanceof Error ? e.message : String(e)}` } };
     }
   }
 
@@ -205,9 +213,4 @@ export class FunctionCallingEnv implements Environment<FunctionCallingTask> {
     if (this.task?.check !== 'irrelevance' && first !== null && first.namesEnd !== null) reward.decidedAt = { function_choice: { turn: first.turn, char: first.namesEnd } };
     return reward;
   }
-}
-
-/** Drops keys whose value is undefined so partial overrides keep the defaults. */
-function definedEntries<T extends object>(partial: T): Partial<T> {
-  return Object.fromEntries(Object.entries(partial).filter(([, v]) => v !== undefined)) as Partial<T>;
 }

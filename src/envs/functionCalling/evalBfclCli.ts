@@ -1,6 +1,6 @@
 // The eval-bfcl command as a function (scripts/eval-bfcl.ts is a thin wrapper), so tests can run
 // every flag and error path in-process. Prints accuracy per category and `accuracy: X/Y` last.
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { evaluateBfcl, formatReport, parsePredictions } from './bfclEval';
 import { BfclFormatError, bfclTasks, parseBfclAnswers, parseBfclQuestions } from './bfclLoader';
 import type { GroundTruthCall } from './types';
@@ -44,7 +44,17 @@ function parseArgs(argv: string[]): Args {
     if (value === undefined || value === '' || value.startsWith('--')) throw new UsageError(`${name} needs a file path\n${EVAL_BFCL_USAGE}`);
     if (name === '--questions') questions.push(value);
     else if (name === '--answers') answers.push(value);
+    else if (predictions !== null) throw new UsageError(`--predictions is given twice ("${predictions}", "${value}"); score one predictions file per run\n${EVAL_BFCL_USAGE}`);
     else predictions = value;
+  }
+  for (const [flag, files] of [['--questions', questions], ['--answers', answers]] as const) {
+    const seen = new Map<string, string>();
+    for (const file of files) {
+      const key = existsSync(file) ? realpathSync(file) : file;
+      const earlier = seen.get(key);
+      if (earlier !== undefined) throw new UsageError(`${flag} is given the same file twice ("${earlier}", "${file}"); its items would count twice\n${EVAL_BFCL_USAGE}`);
+      seen.set(key, file);
+    }
   }
   if (questions.length === 0) throw new UsageError(`missing --questions (a BFCL question file, e.g. BFCL_v3_simple.json)\n${EVAL_BFCL_USAGE}`);
   if (predictions === null) throw new UsageError(`missing --predictions (JSON lines of {"id": ..., "calls": [...]})\n${EVAL_BFCL_USAGE}`);
@@ -61,9 +71,21 @@ function readText(path: string, what: string): string {
 export function runEvalBfcl(argv: string[], io: CliOutput): number {
   try {
     const args = parseArgs(argv);
-    const questions = args.questions.flatMap((file) => parseBfclQuestions(readText(file, 'questions'), file));
+    const questions = args.questions.flatMap((file) => {
+      const items = parseBfclQuestions(readText(file, 'questions'), file);
+      if (items.length === 0) throw new UsageError(`questions file ${file} holds no questions (it is empty or blank); pass a BFCL question file such as BFCL_v3_simple.json`);
+      return items;
+    });
     const answers = new Map<string, GroundTruthCall[]>();
-    for (const file of args.answers) for (const [id, truth] of parseBfclAnswers(readText(file, 'answers'), file)) answers.set(id, truth);
+    const answerFile = new Map<string, string>();
+    for (const file of args.answers) {
+      for (const [id, truth] of parseBfclAnswers(readText(file, 'answers'), file)) {
+        const other = answerFile.get(id);
+        if (other !== undefined) throw new BfclFormatError(`id "${id}" has a possible answer in both ${other} and ${file}; pass each answers file once`);
+        answerFile.set(id, file);
+        answers.set(id, truth);
+      }
+    }
     const tasks = bfclTasks(questions, answers, args.answers.length > 0 ? args.answers.join(', ') : 'any answers file (none was given)');
     const predictions = parsePredictions(readText(args.predictions, 'predictions'), args.predictions);
     const report = evaluateBfcl(tasks, predictions, args.predictions);

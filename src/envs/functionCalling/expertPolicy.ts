@@ -6,7 +6,7 @@ import { formatToolCalls, type ToolCall } from '../../tokenizer/toolCalls';
 import { Rng } from '../../util/rng';
 import type { ChatMessage, JsonSchema, Policy, ToolSpec } from '../types';
 import { expectedCallParts, kindOf } from './bfclChecker';
-import { mixSeeds } from './seeding';
+import { mixSeeds } from '../../util/seeds';
 import type { FunctionCallingTask, GroundTruthCall } from './types';
 
 const OMIT = Symbol('omit');

@@ -69,7 +69,7 @@ function expectSane(step: StepResult): void {
 function taskFor(i: number): FunctionCallingTask {
   if (i % 7 === 0) return generateRoutingTask(11, i, 'train');
   if (i % 7 === 1) return bfcl[i % bfcl.length];
-  return generateFunctionCallingTask(11, i, i % 2 ? 'train' : 'heldout');
+  return generateFunctionCallingTask(11, i, i % 2 ? 'train' : 'test');
 }
 
 describe('fuzz: the environment never throws and rewards stay in [0, 1]', () => {

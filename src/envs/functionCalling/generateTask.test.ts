@@ -4,17 +4,19 @@ import { validateCall } from './argumentValidation';
 import { checkCall } from './bfclChecker';
 import { CATALOGUE } from './catalogue';
 import { generateFunctionCallingTask, toolsUnrelatedTo } from './generateTask';
-import { compactToolSignatures, generateRoutingTask, ROUTING_TOOLS } from './routingTask';
+import { generateRoutingTask } from './routingTask';
 import { GENERATED_CATEGORIES } from './types';
+import { SPLITS } from '../splits';
+import { TRAIN_TOOLS, UNSEEN_TOOL_NAMES } from './catalogue/toolSplits';
 
 describe('task generators', () => {
   it('same seed, index and split → the same task; other inputs → other tasks', () => {
     for (let i = 0; i < 50; i++) {
       expect(generateFunctionCallingTask(5, i, 'train')).toEqual(generateFunctionCallingTask(5, i, 'train'));
-      expect(generateRoutingTask(5, i, 'heldout')).toEqual(generateRoutingTask(5, i, 'heldout'));
+      expect(generateRoutingTask(5, i, 'test')).toEqual(generateRoutingTask(5, i, 'test'));
     }
     const train = Array.from({ length: 50 }, (_, i) => generateFunctionCallingTask(5, i, 'train').question[0].content);
-    const heldout = Array.from({ length: 50 }, (_, i) => generateFunctionCallingTask(5, i, 'heldout').question[0].content);
+    const heldout = Array.from({ length: 50 }, (_, i) => generateFunctionCallingTask(5, i, 'test').question[0].content);
     const otherSeed = Array.from({ length: 50 }, (_, i) => generateFunctionCallingTask(6, i, 'train').question[0].content);
     expect(train.filter((t, i) => t === heldout[i]).length).toBeLessThan(3);
     expect(train.filter((t, i) => t === otherSeed[i]).length).toBeLessThan(3);
@@ -34,8 +36,8 @@ describe('task generators', () => {
     const rng = new Rng(17);
     for (const fn of CATALOGUE) {
       const requests = new Set<string>();
-      for (let k = 0; k < 40; k++) {
-        const s = fn.sample(rng);
+      for (let k = 0; k < 60; k++) {
+        const s = fn.sample(rng, SPLITS[k % 3]);
         requests.add(s.request.replace(/[\d.]+/g, '#'));
         const call = { name: fn.tool.function.name, arguments: s.args };
         expect(validateCall([fn.tool], call).errors, `${fn.tool.function.name}: ${s.request}`).toEqual([]);
@@ -91,23 +93,22 @@ describe('task generators', () => {
     }
   });
 
-  it('routing tasks are short and their answer depends on the request', () => {
-    const names = new Set<string>();
-    for (let i = 0; i < 200; i++) {
-      const t = generateRoutingTask(3, i, 'train');
-      expect(t.question[0].content.length).toBeLessThanOrEqual(30);
-      expect(t.singleTurn).toBe(true);
-      expect(t.tools).toEqual(ROUTING_TOOLS);
-      const [name] = Object.keys(t.groundTruth[0]);
-      const [value] = Object.values(t.groundTruth[0][name])[0] as string[];
-      expect(t.question[0].content).toContain(value);
-      names.add(name);
+  it('unseen-tools sets ask only for held-out functions; seen-tools tasks never offer one; no train split', () => {
+    const heldOut = new Set([...UNSEEN_TOOL_NAMES.validation, ...UNSEEN_TOOL_NAMES.test]);
+    expect(TRAIN_TOOLS.length + heldOut.size).toBe(CATALOGUE.length);
+    for (let i = 0; i < 300; i++) {
+      for (const split of SPLITS) {
+        const t = generateFunctionCallingTask(4, i, split);
+        for (const tool of t.tools) expect(heldOut.has(tool.function.name), `${split} task offers ${tool.function.name}`).toBe(false);
+      }
+      for (const split of ['validation', 'test'] as const) {
+        const t = generateFunctionCallingTask(4, i, split, { tools: 'unseen' });
+        const other = split === 'test' ? UNSEEN_TOOL_NAMES.validation : UNSEEN_TOOL_NAMES.test;
+        for (const tool of t.tools) expect(other.includes(tool.function.name), `${split} unseen task offers ${tool.function.name}`).toBe(false);
+        for (const call of t.groundTruth) expect(UNSEEN_TOOL_NAMES[split]).toContain(Object.keys(call)[0]);
+        if (t.category === 'irrelevance') expect(t.tools.some((x) => UNSEEN_TOOL_NAMES[split].includes(x.function.name))).toBe(true);
+      }
     }
-    expect(names).toEqual(new Set(ROUTING_TOOLS.map((x) => x.function.name)));
-    for (const tool of ROUTING_TOOLS) expect(Object.keys(tool.function.parameters.properties ?? {})).toHaveLength(1);
-    expect(JSON.stringify(ROUTING_TOOLS).length).toBeLessThan(800);
-    const compact = compactToolSignatures(ROUTING_TOOLS);
-    expect(compact.split('\n')[0]).toBe('weather(city): Weather in a city');
-    expect(compact.length).toBeLessThan(130);
+    expect(() => generateFunctionCallingTask(4, 0, 'train', { tools: 'unseen' })).toThrow(/unseen-tools set has no train split/);
   });
 });

@@ -1,8 +1,10 @@
 // Public surface of the function-calling (BFCL-style) environment family.
-export { functionCallingFamily, routingFamily } from './family';
+export { functionCallingFamily, ROUTING_FAMILIES, routingFamily, unseenToolsFamily } from './family';
+export { TRAIN_TOOLS, UNSEEN_TOOL_NAMES, type ToolsMode } from './catalogue/toolSplits';
 export { DEFAULT_WEIGHTS, FunctionCallingEnv, MAX_CALLS_PER_TURN } from './environment';
 export { CATEGORY_MIX, generateFunctionCallingTask, SYSTEM_PROMPT, type GenerateOptions } from './generateTask';
-export { compactToolSignatures, generateRoutingTask, ROUTING_SYSTEM_PROMPT, ROUTING_TOOLS } from './routingTask';
+export { compactToolSignatures, generateRoutingTask, isRoutingLevel, MULTI_CALL_SHARE, ROUTING_LEVEL_TOOLS, ROUTING_LEVELS, ROUTING_SYSTEM_PROMPT, ROUTING_TOOLS, type RouteTool, type RoutingLevel } from './routingTask';
+export { ROUTING_VALUE_POOLS, ROUTING_VALUES, type RoutingValueType } from './routingPools';
 export { canonicalCall, functionCallingExpert } from './expertPolicy';
 export { checkCall, checkParameterValue, standardizeString, type CallCheck } from './bfclChecker';
 export { scoreCalls, type CallComponents, type CallsVerdict } from './scoring';

@@ -13,7 +13,7 @@ describe('expert and baseline policies on generated tasks', () => {
   it(`the expert reaches 100% success and full reward on ${N} tasks of every category`, async () => {
     const seen = new Map<string, number>();
     for (let i = 0; i < N; i++) {
-      const task = functionCallingFamily.generateTask(SEED, i, i % 2 === 0 ? 'train' : 'heldout');
+      const task = functionCallingFamily.generateTask(SEED, i, i % 2 === 0 ? 'train' : 'test');
       seen.set(task.category, (seen.get(task.category) ?? 0) + 1);
       const { last } = await playEpisode(task, functionCallingFamily.expertPolicy(task, i), functionCallingFamily.createEnv());
       if (last.info.success !== true || last.reward.total < 1 - 1e-9) {

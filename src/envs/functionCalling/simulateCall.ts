@@ -3,12 +3,15 @@
 // (task result seed, function name, canonical arguments), so replays see identical observations.
 import { Rng } from '../../util/rng';
 import { catalogueFunction } from './catalogue';
-import { canonicalJson, hashString, mixSeeds } from './seeding';
+import { canonicalJson } from '../../util/canonicalJson';
+import { hashString, mixSeeds } from '../../util/seeds';
 import type { ScoredCall } from './types';
 
 const SKIES = ['sunny', 'cloudy', 'rainy', 'windy', 'snowy'];
 
-/** Results of the four routing tools (see routingTask.ts). */
+const HEADLINES = ['beats estimates', 'announces a new product', 'shares slip after report', 'names a new chief executive', 'expands overseas'];
+
+/** Results of the routing tools (see routingTask.ts). */
 function simulateRoutingTool(name: string, args: Record<string, unknown>, rng: Rng): unknown | undefined {
   switch (name) {
     case 'weather':
@@ -19,6 +22,14 @@ function simulateRoutingTool(name: string, args: Record<string, unknown>, rng: R
       return { ticker: args.ticker, price: Math.round(rng.uniform(5, 900) * 100) / 100 };
     case 'define':
       return { word: args.word, definition: `a common English word (${rng.pick(['noun', 'verb', 'adjective'])})` };
+    case 'news':
+      return { ticker: args.ticker, headline: `${String(args.ticker)} ${rng.pick(HEADLINES)}` };
+    case 'translate':
+      return { word: args.word, language: 'Spanish', translation: `[es] ${String(args.word)}` };
+    case 'email':
+      return { to: args.name, status: 'sent' };
+    case 'phone':
+      return { to: args.name, status: rng.pick(['connected', 'voicemail', 'no answer']) };
     default:
       return undefined;
   }

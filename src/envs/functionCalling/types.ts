@@ -2,11 +2,11 @@
 // possible-answer format, and how a task is checked.
 import type { ChatMessage, TaskBase, ToolSpec } from '../types';
 
-/** Categories our generators produce (BFCL's names) plus the tiny-model routing set. */
-export type GeneratedCategory = 'simple' | 'multiple' | 'parallel' | 'parallel_multiple' | 'irrelevance' | 'route';
+/** Categories our generators produce (BFCL's names) plus the tiny-model routing sets (one call; two calls). */
+export type GeneratedCategory = 'simple' | 'multiple' | 'parallel' | 'parallel_multiple' | 'irrelevance' | 'route' | 'route_multi';
 
-/** The BFCL-style categories of the catalogue generator (the routing set is separate). */
-export type CatalogueCategory = Exclude<GeneratedCategory, 'route'>;
+/** The BFCL-style categories of the catalogue generator (the routing sets are separate). */
+export type CatalogueCategory = Exclude<GeneratedCategory, 'route' | 'route_multi'>;
 
 /** The catalogue categories in the order used by mixes and reports. */
 export const GENERATED_CATEGORIES: readonly CatalogueCategory[] = ['simple', 'multiple', 'parallel', 'parallel_multiple', 'irrelevance'];

@@ -1,43 +1,9 @@
 // Canonical JSON and a stable hash, so "final database equals gold database" is one string compare
 // that does not depend on key insertion order.
+import { canonicalJson, emitCanonicalJson } from '../../util/canonicalJson';
 
-/** Walks `value` as JSON with object keys sorted at every level, emitting the text piece by piece. */
-function emitCanonical(value: unknown, emit: (piece: string) => void): void {
-  if (value === null || typeof value !== 'object') {
-    emit(JSON.stringify(value) ?? 'null');
-    return;
-  }
-  if (Array.isArray(value)) {
-    emit('[');
-    for (let i = 0; i < value.length; i++) {
-      if (i > 0) emit(',');
-      emitCanonical(value[i] === undefined ? null : value[i], emit);
-    }
-    emit(']');
-    return;
-  }
-  const obj = value as Record<string, unknown>;
-  let first = true;
-  emit('{');
-  for (const key of Object.keys(obj).sort()) {
-    if (obj[key] === undefined) continue;
-    if (!first) emit(',');
-    first = false;
-    emit(JSON.stringify(key));
-    emit(':');
-    emitCanonical(obj[key], emit);
-  }
-  emit('}');
-}
-
-/** JSON with object keys sorted at every level; undefined fields are dropped like JSON.stringify does. */
-export function canonicalJson(value: unknown): string {
-  let out = '';
-  emitCanonical(value, (piece) => {
-    out += piece;
-  });
-  return out;
-}
+// re-exported for the service modules that import it from here (one implementation: src/util)
+export { canonicalJson };
 
 /** 64-bit streaming hash (two 32-bit lanes, cyrb53-style mixing). Not cryptographic. */
 class TextHasher {
@@ -75,17 +41,6 @@ export function hashText(text: string): string {
 /** Stable hash of any JSON value; equals hashText(canonicalJson(value)) without building the text. */
 export function stableHash(value: unknown): string {
   const h = new TextHasher();
-  emitCanonical(value, (piece) => h.update(piece));
+  emitCanonicalJson(value, (piece) => h.update(piece));
   return h.digest();
-}
-
-/** Mixes integers into one 32-bit seed (for per-task and per-split seeds). */
-export function mixSeed(...parts: number[]): number {
-  let h = 0x811c9dc5;
-  for (const p of parts) {
-    h = Math.imul(h ^ (p >>> 0), 0x01000193);
-    h = Math.imul(h ^ (h >>> 15), 0x2c1b3c6d);
-    h ^= h >>> 12;
-  }
-  return h >>> 0;
 }

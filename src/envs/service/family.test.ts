@@ -118,11 +118,11 @@ function mutatedExpertPolicy(task: ServiceTask, seed: number): Policy {
 }
 
 describe('task generation', () => {
-  it('is deterministic, JSON-serialisable, rotates categories, and separates train from heldout', () => {
+  it('is deterministic, JSON-serialisable, rotates categories, and separates train from test', () => {
     const a = serviceFamily.generateTask(11, 5, 'train');
     expect(serviceFamily.generateTask(11, 5, 'train')).toEqual(a);
     expect(JSON.parse(JSON.stringify(a))).toEqual(a);
-    const h = serviceFamily.generateTask(11, 5, 'heldout');
+    const h = serviceFamily.generateTask(11, 5, 'test');
     expect(h.id).not.toBe(a.id);
     expect(h.dbSeed).not.toBe(a.dbSeed);
     expect(Array.from({ length: 14 }, (_, i) => serviceFamily.generateTask(11, i, 'train').category)).toEqual([...SERVICE_CATEGORIES, ...SERVICE_CATEGORIES]);
@@ -132,7 +132,7 @@ describe('task generation', () => {
 
   it('has gold actions that replay on the initial database and change it exactly for write tasks', () => {
     for (let i = 0; i < 140; i++) {
-      const task = serviceFamily.generateTask(12, i, i % 2 ? 'train' : 'heldout');
+      const task = serviceFamily.generateTask(12, i, i % 2 ? 'train' : 'test');
       const db = seedDatabase(task.dbSeed);
       expect(db.users[task.user.userId].email).toBe(task.user.email);
       if ('orderId' in task.goal) expect(db.orders[task.goal.orderId].user_id).toBe(task.user.userId);
@@ -147,10 +147,10 @@ describe('task generation', () => {
 });
 
 describe('policies', () => {
-  it('the expert succeeds on 500 train tasks (and 70 heldout) with full reward', async () => {
+  it('the expert succeeds on 500 train tasks (and 70 test) with full reward', async () => {
     const failures: string[] = [];
     let maxTurns = 0;
-    for (const [split, n] of [['train', 500], ['heldout', 70]] as const) {
+    for (const [split, n] of [['train', 500], ['test', 70]] as const) {
       for (let i = 0; i < n; i++) {
         const task = serviceFamily.generateTask(1, i, split);
         const { last, turns } = await playEpisode(task, serviceFamily.expertPolicy(task, i));

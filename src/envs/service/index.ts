@@ -9,11 +9,7 @@ import { serviceExpertPolicy } from './expert';
 import { SERVICE_DEFAULT_WEIGHTS } from './reward';
 import { generateServiceTask } from './tasks';
 import type { ServiceTask } from './types';
-
-/** Drops undefined entries so a Partial can be spread over defaults. */
-function defined<T extends object>(partial: T | undefined): Partial<T> {
-  return Object.fromEntries(Object.entries(partial ?? {}).filter(([, v]) => v !== undefined)) as Partial<T>;
-}
+import { defined } from '../../util/defined';
 
 export const serviceFamily: EnvFamily<ServiceTask> = {
   name: 'service',

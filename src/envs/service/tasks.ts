@@ -3,8 +3,9 @@
 // Categories rotate with the index so every slice of tasks covers all seven.
 
 import { Rng } from '../../util/rng';
-import { mixSeed } from './canonical';
-import { cloneDatabase, randomAddress, roundMoney, seedDatabase } from './database';
+import { mixSeeds } from '../../util/seeds';
+import { splitTaskSeed, type Split } from '../splits';
+import { cloneDatabase, databaseSeed, randomAddress, roundMoney, seedDatabase } from './database';
 import { executeTool } from './tools';
 import {
   CANCEL_REASONS,
@@ -91,7 +92,7 @@ function itemArgs(orderId: string, items: GoalItem[], methodId: string, withNew:
   return args;
 }
 
-type Builder = (db: Database, rng: Rng) => TaskDraft | null;
+type Builder = (db: Database, rng: Rng, split: Split) => TaskDraft | null;
 
 function swapBuilder(kind: 'modify_items' | 'exchange'): Builder {
   return (db, rng) => {
@@ -122,11 +123,11 @@ const BUILDERS: Record<Exclude<ServiceCategory, 'transfer'>, Builder> = {
       requiredFacts: [],
     };
   },
-  modify_address(db, rng) {
+  modify_address(db, rng, split) {
     const candidates = ordersWhere(db, (o) => o.status === 'pending');
     if (candidates.length === 0) return null;
     const order = rng.pick(candidates);
-    const address = randomAddress(rng);
+    const address = randomAddress(rng, split);
     if (address.zip === order.address.zip) return null;
     return {
       user: db.users[order.user_id],
@@ -164,7 +165,7 @@ const BUILDERS: Record<Exclude<ServiceCategory, 'transfer'>, Builder> = {
 };
 
 /** A request the policy forbids: the agent should refuse or transfer, and change nothing. */
-const buildForbidden: Builder = (db, rng) => {
+const buildForbidden: Builder = (db, rng, split) => {
   const variant = rng.pick(['cancel', 'address', 'exchange', 'out_of_scope'] as const);
   if (variant === 'out_of_scope') {
     const user = rng.pick(Object.values(db.users));
@@ -177,7 +178,7 @@ const buildForbidden: Builder = (db, rng) => {
   const user = db.users[order.user_id];
   const base = { user, order, goldActions: [], requiredFacts: [] };
   if (variant === 'cancel') return { ...base, goal: { kind: 'forbidden_cancel', orderId: order.order_id, reason: rng.pick(CANCEL_REASONS) } };
-  if (variant === 'address') return { ...base, goal: { kind: 'forbidden_address', orderId: order.order_id, address: randomAddress(rng) } };
+  if (variant === 'address') return { ...base, goal: { kind: 'forbidden_address', orderId: order.order_id, address: randomAddress(rng, split) } };
   const item = rng.pick(order.items);
   const others = Object.values(db.products).filter((p) => !order.items.some((it) => it.product_id === p.product_id));
   if (others.length === 0) return null;
@@ -200,15 +201,19 @@ function goldReplays(db: Database, actions: WriteAction[]): boolean {
   return actions.every((a) => executeTool(copy, a.name, a.arguments).ok);
 }
 
-/** Deterministic task for (seed, index, split); train and heldout draw from disjoint seed streams. */
-export function generateServiceTask(seed: number, index: number, split: 'train' | 'heldout'): ServiceTask {
+/**
+ * Deterministic task for (seed, index, split). Disjoint by construction: the task's database is
+ * built from the split's users, addresses, product types and ids (database.ts), and the simulated
+ * user words everything with the split's phrasings (userText.ts).
+ */
+export function generateServiceTask(seed: number, index: number, split: Split): ServiceTask {
   const category = SERVICE_CATEGORIES[((index % SERVICE_CATEGORIES.length) + SERVICE_CATEGORIES.length) % SERVICE_CATEGORIES.length];
-  const base = mixSeed(seed, index, split === 'train' ? 0x7472 : 0x686f);
+  const base = splitTaskSeed(seed, index, split, 0x5e4c);
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    const dbSeed = mixSeed(base, attempt, 11);
+    const dbSeed = databaseSeed(mixSeeds(base, attempt, 11), split);
     const db = seedDatabase(dbSeed);
-    const rng = new Rng(mixSeed(base, attempt, 23));
-    const draft = category === 'transfer' ? buildForbidden(db, rng) : BUILDERS[category](db, rng);
+    const rng = new Rng(mixSeeds(base, attempt, 23));
+    const draft = category === 'transfer' ? buildForbidden(db, rng, split) : BUILDERS[category](db, rng, split);
     if (!draft || !goldReplays(db, draft.goldActions)) continue;
     const hint = draft.order ? uniqueProductOf(db, draft.user, draft.order) : '';
     const knowsOrderId = !draft.order || hint === '' || rng.next() < 0.7;
@@ -216,8 +221,9 @@ export function generateServiceTask(seed: number, index: number, split: 'train' 
       family: 'service',
       id: `service-${split}-${seed}-${index}`,
       category,
+      split,
       dbSeed,
-      userSeed: mixSeed(base, attempt, 37),
+      userSeed: mixSeeds(base, attempt, 37),
       user: {
         userId: draft.user.user_id,
         email: draft.user.email,

@@ -3,6 +3,7 @@
 // Field names in the database are snake_case because tools return them verbatim as JSON.
 
 import type { TaskBase } from '../types';
+import type { Split } from '../splits';
 
 /** A postal address as stored on users and orders. */
 export interface Address {
@@ -202,7 +203,9 @@ export type ServiceGoal =
 export interface ServiceTask extends TaskBase {
   family: 'service';
   category: ServiceCategory;
-  /** Seed of the episode database (seedDatabase(dbSeed) rebuilds it). */
+  /** The split the task belongs to: the simulated user speaks that split's phrasings (absent in hand-built tasks: train's). The database's split is named by dbSeed. */
+  split?: Split;
+  /** Seed of the episode database (seedDatabase(dbSeed) rebuilds it; its two low bits name the split, database.ts). */
   dbSeed: number;
   /** Seed of the simulated user's wording. */
   userSeed: number;

@@ -130,7 +130,7 @@ export function visibleText(agentText: string): string {
 }
 
 export class SimulatedUser {
-  private readonly rng: Rng;
+  private readonly voice: say.Voice;
   private readonly forbidden: boolean;
   private unhelpful = 0;
   private declined = 0;
@@ -139,13 +139,13 @@ export class SimulatedUser {
   private identified = false;
 
   constructor(private readonly task: ServiceTask) {
-    this.rng = new Rng(task.userSeed);
+    this.voice = new say.Voice(new Rng(task.userSeed), task.split ?? 'train');
     this.forbidden = FORBIDDEN_KINDS.has(task.goal.kind);
   }
 
   /** The opening message: the request, vaguely, without identity. */
   opening(): string {
-    return say.openingMessage(this.task.goal, this.rng);
+    return say.openingMessage(this.task.goal, this.voice);
   }
 
   /**
@@ -155,17 +155,17 @@ export class SimulatedUser {
   reply(agentText: string, goalAchieved: boolean): UserTurn {
     if (this.ended) return { text: say.STOP_MARKER, ended: true, endReason: 'stuck', disclosedIdentity: false };
     const lower = visibleText(agentText).toLowerCase().replace(/\be-?mail address(es)?\b/g, 'email');
-    if (goalAchieved) return this.end(this.rng.pick(say.DONE), 'goal-achieved');
+    if (goalAchieved) return this.end(this.voice.pick(say.DONE), 'goal-achieved');
     const asking = IS_REQUEST.test(lower);
     const asksIdentity = asking && ASKS_IDENTITY.test(lower);
     // "I can't find that order, what is its id?" is a question, not a refusal; once the user has
     // identified, naming the email in a refusal ("I cannot change the email") is not a question.
     const refuses = REFUSAL.test(lower) && !(asksIdentity && !this.identified) && !(asking && ASKS_ORDER.test(lower));
-    if (this.forbidden && refuses) return this.end(this.rng.pick(say.ACCEPT_REFUSAL), 'refusal-accepted');
+    if (this.forbidden && refuses) return this.end(this.voice.pick(say.ACCEPT_REFUSAL), 'refusal-accepted');
     if (!(asksIdentity && !this.identified) && ASKS_CONFIRM.test(lower) && ACTION_WORD.test(lower)) return this.answerConfirmation(lower);
     if (refuses) {
       this.refusals++;
-      if (this.refusals >= PATIENCE.refusals) return this.end(this.rng.pick(say.GIVE_UP), 'stuck');
+      if (this.refusals >= PATIENCE.refusals) return this.end(this.voice.pick(say.GIVE_UP), 'stuck');
       return this.say(`Are you sure? ${say.preciseGoal(this.task)}`);
     }
     const answers = asking ? this.answerQuestions(lower, asksIdentity) : [];
@@ -174,9 +174,9 @@ export class SimulatedUser {
       return { text: answers.join(' '), ended: false, disclosedIdentity: asksIdentity };
     }
     this.unhelpful++;
-    if (this.unhelpful >= PATIENCE.unhelpful) return this.end(this.rng.pick(say.GIVE_UP), 'stuck');
+    if (this.unhelpful >= PATIENCE.unhelpful) return this.end(this.voice.pick(say.GIVE_UP), 'stuck');
     if (lower.length === 0) return this.say('Hello? Are you still there?');
-    return this.say(this.unhelpful === 1 ? say.vagueRestatement(this.task.goal, this.rng) : say.preciseGoal(this.task));
+    return this.say(this.unhelpful === 1 ? say.vagueRestatement(this.task.goal, this.voice) : say.preciseGoal(this.task));
   }
 
   private answerConfirmation(lower: string): UserTurn {
@@ -186,10 +186,10 @@ export class SimulatedUser {
     if (!aboutTransfer && confirmationMatchesGoal(lower, this.task.goal)) {
       const goal = this.task.goal;
       const confirmed = tool && 'orderId' in goal ? { tool, orderId: goal.orderId } : undefined;
-      return { text: this.rng.pick(say.YES), ended: false, disclosedIdentity: false, confirmed };
+      return { text: this.voice.pick(say.YES), ended: false, disclosedIdentity: false, confirmed };
     }
     this.declined++;
-    if (this.declined >= PATIENCE.declined) return this.end(this.rng.pick(say.GIVE_UP), 'stuck');
+    if (this.declined >= PATIENCE.declined) return this.end(this.voice.pick(say.GIVE_UP), 'stuck');
     const lead = aboutTransfer ? "No, I'd rather you handle it yourself." : "No, that's not what I want.";
     return this.say(`${lead} ${say.preciseGoal(this.task)}`);
   }
@@ -199,16 +199,16 @@ export class SimulatedUser {
     const answers: string[] = [];
     if (asksIdentity) {
       const emailOnly = ASKS_EMAIL_ONLY.test(lower) && !ASKS_NAME_OR_ZIP.test(lower);
-      answers.push(say.identityAnswer(this.task, emailOnly, this.rng));
+      answers.push(say.identityAnswer(this.task, emailOnly, this.voice));
     }
-    if ('orderId' in goal && ASKS_ORDER.test(lower)) answers.push(say.orderIdAnswer(this.task, goal.orderId, this.rng));
+    if ('orderId' in goal && ASKS_ORDER.test(lower)) answers.push(say.orderIdAnswer(this.task, goal.orderId, this.voice));
     if (ASKS_ITEMS.test(lower)) {
-      const items = say.itemsAnswer(goal, this.rng);
+      const items = say.itemsAnswer(goal, this.voice);
       if (items) answers.push(items);
     }
-    if ((goal.kind === 'cancel' || goal.kind === 'forbidden_cancel') && ASKS_REASON.test(lower)) answers.push(say.reasonAnswer(goal.reason, this.rng));
-    if ((goal.kind === 'modify_items' || goal.kind === 'exchange' || goal.kind === 'return') && ASKS_PAYMENT.test(lower)) answers.push(say.paymentAnswer(this.task, this.rng));
-    if ((goal.kind === 'modify_address' || goal.kind === 'forbidden_address') && ASKS_ADDRESS.test(lower)) answers.push(say.addressAnswer(goal.address, this.rng));
+    if ((goal.kind === 'cancel' || goal.kind === 'forbidden_cancel') && ASKS_REASON.test(lower)) answers.push(say.reasonAnswer(goal.reason, this.voice));
+    if ((goal.kind === 'modify_items' || goal.kind === 'exchange' || goal.kind === 'return') && ASKS_PAYMENT.test(lower)) answers.push(say.paymentAnswer(this.task, this.voice));
+    if ((goal.kind === 'modify_address' || goal.kind === 'forbidden_address') && ASKS_ADDRESS.test(lower)) answers.push(say.addressAnswer(goal.address, this.voice));
     return answers;
   }
 

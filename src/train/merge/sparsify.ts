@@ -2,7 +2,7 @@
 //   trim (TIES, Yadav et al. 2023): keep the k = round(density·n) entries of largest |τ|, zero the rest;
 //   drop (DARE, Yu et al. 2024): keep each entry with probability density, zero it otherwise, and
 //        rescale the kept ones by 1/density so the expected task vector is unchanged.
-import { hashString, mixSeeds } from '../../eval/seeds';
+import { hashString, mixSeeds } from '../../util/seeds';
 import { Rng } from '../../util/rng';
 
 export function checkDensity(density: number): void {

@@ -58,7 +58,7 @@ describe('GRPO on a fixed routing task (nano, llvmpipe)', () => {
     const tok = new ByteTokenizer();
     const recipe = routingRecipe(PRESETS.nano, { seed: 1, rlSteps: 0, evalN: 8, groupSize: GROUP, lr: 5e-4 }); // one prompt: 1e-3 breaks the format by ~10 steps
     const { weights: w } = await runRoutingLearning(rt, recipe);
-    const task = routingFamily.generateTask(1, 0, 'heldout');
+    const task = routingFamily.generateTask(1, 0, 'test');
     const right = task.tools.findIndex((t) => t.function.name === Object.keys(task.groundTruth[0])[0]);
     const before = await nameProbabilities(rt, w, tok, task);
     const trainer = new GrpoTrainer(rt, w, recipe.rl.trainer);

@@ -1,7 +1,7 @@
 // Held-out evaluation with the batched rollout loop: n tasks, one episode each, many at once per
 // generate() call (the per-episode policies of src/eval decode one sequence at a time, far too slow
 // for a model on a CPU adapter). Pass a greedy generator for a deterministic success rate.
-import type { EnvFamily, TaskBase } from '../../envs/types';
+import type { EnvFamily, Split, TaskBase } from '../../envs/types';
 import type { Tokenizer } from '../../tokenizer';
 import { rewardComponentSummary } from './grpo';
 import { type PromptRenderer, type RolloutConfig, rolloutBatch, type TurnGenerator } from './rollout';
@@ -24,8 +24,8 @@ export interface HeldoutOptions {
   n: number;
   /** Seed of the task generator. */
   seed: number;
-  /** Default 'heldout'. */
-  split?: 'train' | 'heldout';
+  /** Default 'test' (the reported figure); 'validation' for curves and choosing settings. */
+  split?: Split;
   /** Episodes per generate() call (default 32). */
   batch?: number;
   /** Turn/length limits (groupSize is forced to 1). */
@@ -39,7 +39,7 @@ export async function evaluateHeldout<T extends TaskBase>(family: EnvFamily<T>, 
   let success = 0;
   let truncated = 0;
   for (let start = 0; start < opts.n; start += batch) {
-    const tasks = Array.from({ length: Math.min(batch, opts.n - start) }, (_, i) => family.generateTask(opts.seed, start + i, opts.split ?? 'heldout'));
+    const tasks = Array.from({ length: Math.min(batch, opts.n - start) }, (_, i) => family.generateTask(opts.seed, start + i, opts.split ?? 'test'));
     const trajs = await rolloutBatch({ family, tasks, tokenizer, generator, config: { ...opts.rollout, groupSize: 1 }, seed: opts.seed + start, policyVersion: 0, render: opts.render });
     for (const t of trajs) {
       rewards.push(t.reward);

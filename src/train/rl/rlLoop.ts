@@ -2,7 +2,7 @@
 // current weights, trains one GRPO step on them, and reports the step's metrics. The async
 // coordinator (train/async) runs the same two halves concurrently.
 import type { EnvFamily, EpisodeLimits, TaskBase } from '../../envs/types';
-import { mixSeeds } from '../../eval/seeds';
+import { mixSeeds } from '../../util/seeds';
 import type { GpuRuntime } from '../../gpu/runtime';
 import type { GpuWeights } from '../../model/weights';
 import type { Tokenizer } from '../../tokenizer';

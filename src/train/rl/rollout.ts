@@ -8,7 +8,7 @@
 import type { ChatMessage, EnvFamily, EpisodeLimits, Environment, Reward, StepResult, TaskBase, ToolSpec } from '../../envs/types';
 import { weightedReward } from '../../envs/types';
 import { assistantMessage, episodeSuccess } from '../../eval/rollout';
-import { mixSeeds } from '../../eval/seeds';
+import { mixSeeds } from '../../util/seeds';
 import type { Generation } from '../../model/generate';
 import { appendAssistantTurn, appendToolResults, encodePrompt, toolRenderingFor, type ChatFormatOptions, type Tokenizer, type TokenSequence, withToolRendering } from '../../tokenizer';
 import { decisionTokens, type SampledTurn } from './decisionTokens';

@@ -6,18 +6,21 @@
 //     and the test that was running is reported as timed out (tests finished before keep results);
 //   - isolation: a fresh worker realm per run (prototype pollution dies with it), network/storage/
 //     worker/channel globals removed before the code runs, results sent as strings and graded here;
-//   - output: console output capped at maxOutputChars inside the worker.
+//   - leftover work: after the code returned from its last test ('returned'), the worker gets
+//     SETTLE_WALL_MS to say 'done'; a loop left in a promise callback is stopped there and the
+//     run does not count (grade.ts);
+//   - output: console output capped at maxOutputChars inside the worker AND here; message size,
+//     count and total characters capped here (RunCollector), whatever the worker sends.
 // What is NOT enforced: memory. A page cannot cap a worker's heap. A memory bomb ends as a
 // RangeError thrown by the engine (array/string too long), as a timeout when allocation is slow,
 // or — in the worst case — as an out-of-memory crash of the worker (reported as 'crashed') or of
 // the tab. `limits.memoryMb` is accepted for interface parity and otherwise ignored here.
 import { BROWSER_WORKER_SOURCE, type BrowserWorkerJob } from './browserWorkerSource';
-import { RunCollector, type RunEnding } from './grade';
+import { MAX_RESULT_CHARS, RunCollector, SETTLE_WALL_MS, type RunEnding } from './grade';
 import { HARNESS_NAME, checkEntryName, exporterSource, type HarnessConfig } from './harnessSource';
 import { DEFAULT_SANDBOX_LIMITS, type SandboxLimits, type SandboxResult, type SandboxTest } from './types';
 
 const START_TIMEOUT_MS = 10_000; // a worker that has not said 'ready' by then counts as failed
-const MAX_RESULT_CHARS = 2000;
 const READY = '{"t":"ready"}';
 
 /** Runs `code` against `tests` in a locked-down Web Worker; never rejects because of the code. */
@@ -51,10 +54,12 @@ export function runInBrowserSandbox(code: string, tests: SandboxTest[], limits: 
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      clearTimeout(settle);
       worker.terminate();
       URL.revokeObjectURL(url);
       resolve(collector.finish(ending));
     };
+    let settle: ReturnType<typeof setTimeout> | undefined;
     let timer = setTimeout(() => finish({ kind: 'crashed', error: `the sandbox worker did not start within ${START_TIMEOUT_MS} ms` }), START_TIMEOUT_MS);
     worker.onmessage = (event: MessageEvent) => {
       if (event.data === READY) {
@@ -63,7 +68,8 @@ export function runInBrowserSandbox(code: string, tests: SandboxTest[], limits: 
         timer = setTimeout(() => finish({ kind: 'timeout' }), lim.timeoutMs);
         return;
       }
-      if (collector.accept(event.data)) finish({ kind: 'done' });
+      if (collector.accept(event.data)) return finish(collector.violation !== undefined ? { kind: 'crashed', error: collector.violation } : { kind: 'done' });
+      if (collector.returned && settle === undefined) settle = setTimeout(() => finish({ kind: 'timeout' }), SETTLE_WALL_MS);
     };
     worker.onerror = (event: ErrorEvent) => {
       event.preventDefault();

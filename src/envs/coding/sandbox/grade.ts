@@ -8,6 +8,7 @@ export type SandboxMessage =
   | { t: 'loaded'; ok: boolean; kind?: 'syntax' | 'runtime' | 'timeout' | 'missing-entry'; error?: string; out?: string; trunc?: boolean }
   | { t: 'call'; i: number; ms?: number; ok: boolean; plain?: boolean; text?: string; error?: string; out?: string; trunc?: boolean }
   | { t: 'output'; out?: string; trunc?: boolean }
+  | { t: 'returned' } // the code's synchronous part (load + every test) returned; only queued work may remain
   | { t: 'done'; stop?: 'timeout' }
   | { t: 'fatal'; error: string };
 
@@ -16,8 +17,35 @@ export type RunEnding =
   | { kind: 'done' } // the sandbox said it finished (or stopped at its own time limit)
   | { kind: 'timeout' } // the time budget ran out
   | { kind: 'memory' } // the memory limit was hit
-  | { kind: 'crashed'; error: string }; // anything else: could not start, died, refused to run
+  | { kind: 'crashed'; error: string }; // anything else: could not start, died, refused to run, broke a host-side limit
 
+/**
+ * After the code returned from its last test, this much more time (Node: CPU time of the sandbox
+ * process; browser: wall time) is allowed for the sandbox to finish. Honest code needs a few ms;
+ * code that left a loop in a promise callback is stopped here instead of at the full time limit.
+ */
+export const SETTLE_CPU_MS = 100;
+/** Wall-time settle window where CPU time cannot be read (browser; Node without /proc): generous, since a busy host reads late. */
+export const SETTLE_WALL_MS = 1000;
+
+/** Longest text of one returned value the harness renders (both back-ends). */
+export const MAX_RESULT_CHARS = 2000;
+
+/**
+ * Host-side caps on what one run may send, whatever the sandbox claims: the harness never comes
+ * near them (its own caps are maxOutputChars and MAX_RESULT_CHARS); a sandbox past them is broken
+ * or compromised and is stopped. JSON escapes cost up to 6 characters per character.
+ */
+export function messageCaps(tests: number, limits: SandboxLimits): { maxMessageChars: number; maxTotalChars: number; maxMessages: number } {
+  const perTest = MAX_RESULT_CHARS + 1000; // value + error text + JSON fields
+  return {
+    maxMessageChars: 6 * (limits.maxOutputChars + perTest) + 1024,
+    maxTotalChars: 6 * (limits.maxOutputChars + tests * perTest) + 4096,
+    maxMessages: tests + 8,
+  };
+}
+
+const LEFTOVER_WORDS = 'the code kept running after its tests returned (work left in a promise callback?)';
 const MAX_CALL_CHARS = 160; // characters of a rendered call `f(args…)` in messages
 const MAX_VALUE_CHARS = 300; // characters of an expected/got value in messages
 const REL_TOL = 1e-9;
@@ -74,34 +102,78 @@ export class RunCollector {
   private outputTruncated = false;
   private fatal?: string;
   private finished = false;
+  private messages = 0;
+  private totalChars = 0;
+  /** Host-side caps for this run (messageCaps). */
+  readonly caps: ReturnType<typeof messageCaps>;
+  /** True when the sandbox reported that it stopped at its own time limit. */
+  stoppedByTimeout = false;
+  /** True once the code's synchronous part returned ('returned'): from here on, only leftover work runs. */
+  returned = false;
+  /** Set when the sandbox broke a host-side cap (message size, count, total); the host must stop it. */
+  violation?: string;
 
   constructor(
     private readonly tests: SandboxTest[],
     private readonly limits: SandboxLimits,
     private readonly backend: 'node' | 'browser',
     private readonly startedAt: number,
-  ) {}
+  ) {
+    this.caps = messageCaps(tests.length, limits);
+  }
 
-  /** Feeds one message (JSON text); returns true when it was the final 'done' message. */
+  /** Feeds one message (JSON text); returns true when the run is over ('done', 'fatal' or a cap broken). */
   accept(text: unknown): boolean {
+    if (this.finished || this.violation !== undefined) return false;
+    if (typeof text === 'string') {
+      this.messages++;
+      this.totalChars += text.length;
+      const broken = text.length > this.caps.maxMessageChars ? `a message of ${text.length} characters (the cap is ${this.caps.maxMessageChars})`
+        : this.totalChars > this.caps.maxTotalChars ? `more than ${this.caps.maxTotalChars} characters in all`
+        : this.messages > this.caps.maxMessages ? `more than ${this.caps.maxMessages} messages`
+        : undefined;
+      if (broken !== undefined) {
+        this.violation = `the sandbox sent ${broken} for ${this.tests.length} tests and was stopped`;
+        return true;
+      }
+    }
     const m = parseMessage(text);
-    if (m === undefined || this.finished) return false;
-    if ('out' in m && typeof m.out === 'string') this.output += m.out;
+    if (m === undefined) return false;
+    if ('out' in m && typeof m.out === 'string') this.addOutput(m.out);
     if ('trunc' in m && m.trunc === true) this.outputTruncated = true;
-    if (m.t === 'loaded') this.loaded = m;
-    else if (m.t === 'call' && Number.isInteger(m.i) && m.i >= 0 && m.i < this.tests.length) this.calls.set(m.i, m);
-    else if (m.t === 'fatal') this.fatal = String(m.error);
+    // First report wins: a later message cannot overwrite a result the host already has.
+    if (m.t === 'loaded') this.loaded ??= m;
+    else if (m.t === 'call' && Number.isInteger(m.i) && m.i >= 0 && m.i < this.tests.length && !this.calls.has(m.i)) this.calls.set(m.i, m);
+    else if (m.t === 'fatal') this.fatal = clip(String(m.error), MAX_VALUE_CHARS);
+    else if (m.t === 'returned') this.returned = true;
     if (m.t === 'done' && m.stop === 'timeout') this.stoppedByTimeout = true;
     return m.t === 'done' || m.t === 'fatal';
   }
 
-  /** True when the sandbox reported that it stopped at its own time limit. */
-  stoppedByTimeout = false;
+  /** Every test has a report (or the code failed to load): nothing is left for the code to do. */
+  allReported(): boolean {
+    return (this.loaded !== undefined && !this.loaded.ok) || this.calls.size === this.tests.length;
+  }
+
+  private addOutput(out: string): void {
+    const room = this.limits.maxOutputChars - this.output.length;
+    if (out.length > room) {
+      this.output += out.slice(0, Math.max(0, room));
+      this.outputTruncated = true;
+    } else {
+      this.output += out;
+    }
+  }
 
   /** Builds the result; `ending` says how the host saw the run stop. Call once. */
   finish(ending: RunEnding): SandboxResult {
     this.finished = true;
+    if (this.violation !== undefined) ending = { kind: 'crashed', error: this.violation };
     if (this.fatal !== undefined && ending.kind === 'done') ending = { kind: 'crashed', error: this.fatal };
+    if (ending.kind === 'done' && this.loaded?.ok === true && !this.allReported()) ending = { kind: 'crashed', error: 'the sandbox ended without reporting every test' };
+    // The code returned from every test but did not finish: it left work running (a loop in a promise
+    // callback) until a limit stopped it. Such a run does not count, whatever its tests returned.
+    const leftover = this.returned && ending.kind !== 'done';
     const compiled = this.loaded?.ok === true;
     const loadFailed = this.loaded !== undefined && !this.loaded.ok;
     const limitWords = ending.kind === 'memory' ? `exceeded the ${this.limits.memoryMb} MB memory limit` : `did not finish within the ${this.limits.timeoutMs} ms time limit (an infinite loop, or too slow)`;
@@ -118,7 +190,8 @@ export class RunCollector {
     for (let i = 0; i < this.tests.length; i++) {
       const call = this.calls.get(i);
       if (call !== undefined) {
-        tests.push(this.grade(i, call));
+        const graded = this.grade(i, call);
+        tests.push(leftover && graded.status === 'passed' ? this.uncounted(graded, ending) : graded);
         continue;
       }
       const test = this.tests[i];
@@ -141,7 +214,9 @@ export class RunCollector {
     else if (loadFailed) status = this.loaded!.kind === 'timeout' ? 'timeout' : 'compile-error';
     else if (!compiled) status = 'crashed';
     else status = tests.some((t) => t.status === 'timeout') ? 'timeout' : 'ok';
-    const error = status === 'timeout' ? `time limit of ${this.limits.timeoutMs} ms reached`
+    const stopWhy = ending.kind === 'crashed' ? ` (${ending.error})` : ending.kind === 'memory' ? ` at the ${this.limits.memoryMb} MB memory limit` : '';
+    const error = leftover ? `${LEFTOVER_WORDS} and was stopped${stopWhy}, so no test counts`
+      : status === 'timeout' ? `time limit of ${this.limits.timeoutMs} ms reached`
       : status === 'memory-exceeded' ? `memory limit of ${this.limits.memoryMb} MB reached`
       : status === 'crashed' ? (ending.kind === 'crashed' ? ending.error : 'the sandbox stopped before loading the code')
       : undefined;
@@ -157,6 +232,12 @@ export class RunCollector {
       ...(error !== undefined ? { error } : {}),
       durationMs: Date.now() - this.startedAt,
     };
+  }
+
+  /** A test that returned the right value in a run that then did not finish: reported, not counted. */
+  private uncounted(graded: SandboxTestResult, ending: RunEnding): SandboxTestResult {
+    const status = ending.kind === 'memory' ? 'memory' : ending.kind === 'crashed' ? 'error' : 'timeout';
+    return { ...graded, status, message: `${graded.message}, but ${LEFTOVER_WORDS}: not counted` };
   }
 
   private grade(index: number, call: Extract<SandboxMessage, { t: 'call' }>): SandboxTestResult {

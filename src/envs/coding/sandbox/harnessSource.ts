@@ -11,6 +11,8 @@
 //   loadAndRunAll()           → loadReport() and, if it is ok, run(i) for every test: one report per line
 //   completed()               → the lines loadAndRunAll produced so far (after a timeout)
 //   describeError(e)          → 'Name: message (line N)' for a value the user's code threw
+//   holdThrown(e), describeHeld()  the same for a value the host caught (Node): the host hands it back
+//                             without touching it, and the description runs under the vm time limit
 //   takeOutput()              → JSON text {t:'output', out, trunc}
 // Every report is built by string concatenation from primitives; values are encoded by walking
 // own data properties (getters, holes, Map, NaN, undefined… are rendered but marked not plain).
@@ -234,6 +236,9 @@ export const HARNESS_SOURCE = String.raw`(function installHarness(configJson) {
     return reports;
   }
   function completed() { return reports; }
+  var held;
+  function holdThrown(e) { held = e; }
+  function describeHeld() { return describeError(held); }
 
   var harness = create(null);
   harness.exportEntry = exportEntry;
@@ -243,8 +248,11 @@ export const HARNESS_SOURCE = String.raw`(function installHarness(configJson) {
   harness.takeOutput = takeOutput;
   harness.loadAndRunAll = loadAndRunAll;
   harness.completed = completed;
+  harness.holdThrown = holdThrown;
+  harness.describeHeld = describeHeld;
   freeze(harness);
   defineProperty(G, config.name, { value: harness, writable: false, enumerable: false, configurable: false });
+  return harness;
 })`;
 
 /** Code appended after the user's code: hands each entry function to the harness (works for `const f = …` too). */

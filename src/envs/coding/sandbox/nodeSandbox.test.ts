@@ -211,7 +211,7 @@ describe('node sandbox: isolation', () => {
   });
 
   it('works with a private pool of one process', async () => {
-    const pool = new NodeSandboxPool({ size: 1, maxRunsPerProcess: 2 });
+    const pool = new NodeSandboxPool({ size: 1 });
     try {
       const results = await Promise.all([0, 1, 2].map(() => pool.run(GOOD, ADD)));
       expect(results.map((r) => r.passed)).toEqual([3, 3, 3]);

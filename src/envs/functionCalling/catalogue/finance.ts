@@ -1,5 +1,5 @@
 // Finance APIs: stock quotes, currency conversion, loan payments, compound interest, tips.
-import { CURRENCIES, maybe, phrase, round, STOCKS } from './pools';
+import { CURRENCIES, maybe, phrase, round, splitAmount, splitInt, STOCKS } from './pools';
 import { ScenarioBuilder, tool, type CatalogueFunction } from './types';
 
 const getStockPrice: CatalogueFunction = {
@@ -13,14 +13,16 @@ const getStockPrice: CatalogueFunction = {
     },
     ['symbol'],
   ),
-  sample(rng) {
-    const stock = rng.pick(STOCKS);
+  sample(rng, split) {
+    const stock = rng.pick(STOCKS[split]);
     const exchange = maybe(rng, () => stock.exchange);
     const extras = exchange === null ? '' : ` on the ${exchange}`;
-    const request = phrase(rng, [
+    const request = phrase(rng, split, [
       'What is {company} ({sym}) trading at{extras} right now?',
       'Get the latest share price of {sym}{extras}.',
+      'How much does one {sym} share cost{extras}?',
       'Look up the current stock price for {company}, ticker {sym}{extras}.',
+      'Quote me the price of {company} stock ({sym}){extras}.',
     ], { company: stock.company, sym: stock.symbol, extras });
     return new ScenarioBuilder().required('symbol', stock.symbol).optional('exchange', exchange, 'NASDAQ').done(request);
   },
@@ -41,11 +43,11 @@ const convertCurrency: CatalogueFunction = {
     },
     ['amount', 'from_currency', 'to_currency'],
   ),
-  sample(rng) {
-    const [from, to] = rng.shuffle(CURRENCIES).slice(0, 2);
-    const amount = rng.next() < 0.6 ? rng.int(5, 5000) : round(rng.uniform(1, 999));
+  sample(rng, split) {
+    const [from, to] = rng.shuffle(CURRENCIES[split]).slice(0, 2);
+    const amount = rng.next() < 0.6 ? splitInt(rng, split, 5, 5000) : splitAmount(rng, split, 1, 999);
     const useCodes = rng.next() < 0.5;
-    const request = phrase(rng, ['Convert {amount} {from} to {to}.', 'How much is {amount} {from} in {to}?', 'Please change {amount} {from} into {to}.'], {
+    const request = phrase(rng, split, ['Convert {amount} {from} to {to}.', 'How much is {amount} {from} in {to}?', 'What do {amount} {from} come to in {to}?', 'Please change {amount} {from} into {to}.', 'Exchange {amount} {from} for {to} at today\'s rate.'], {
       amount,
       from: useCodes ? from.code : from.name,
       to: useCodes ? to.code : to.name,
@@ -75,15 +77,18 @@ const calculateLoanPayment: CatalogueFunction = {
     },
     ['principal', 'annual_rate_percent', 'years'],
   ),
-  sample(rng) {
-    const principal = rng.int(5, 500) * 1000;
+  sample(rng, split) {
+    const principal = splitInt(rng, split, 5, 500) * 1000;
     const rate = round(rng.pick([3, 3.5, 4.25, 5, 5.75, 6.5, 7.2]), 2);
     const years = rng.pick([5, 10, 15, 20, 25, 30]);
     const perYear = maybe(rng, () => rng.pick([4, 26, 52]));
     const extras = perYear === null ? '' : ` with ${perYear} payments a year`;
-    const request = phrase(rng, [
+    const request = phrase(rng, split, [
       'What would my payment be on a {p} loan at {r}% over {y} years{extras}?',
       'Calculate the payment for borrowing {p} at {r}% annual interest for {y} years{extras}.',
+      'How much is each installment on {p} borrowed at {r}% for {y} years{extras}?',
+      'Work out the loan repayment for {p} at {r}% interest over {y} years{extras}.',
+      'If I borrow {p} at {r}% for {y} years, what are the payments{extras}?',
     ], { p: principal, r: rate, y: years, extras });
     return new ScenarioBuilder()
       .required('principal', principal)
@@ -114,15 +119,18 @@ const calculateCompoundInterest: CatalogueFunction = {
     },
     ['principal', 'rate_percent', 'years'],
   ),
-  sample(rng) {
-    const principal = rng.int(1, 100) * 500;
+  sample(rng, split) {
+    const principal = splitInt(rng, split, 1, 100) * 500;
     const rate = rng.pick([2, 3, 4.5, 5, 6, 8]);
     const years = rng.int(2, 40);
     const compounds = maybe(rng, () => rng.pick([4, 12, 365]));
     const extras = compounds === null ? '' : ` compounded ${compounds === 4 ? 'quarterly' : compounds === 12 ? 'monthly' : 'daily'}`;
-    const request = phrase(rng, [
+    const request = phrase(rng, split, [
       'How much will {p} grow to in {y} years at {r}% interest{extras}?',
       'Calculate the compound interest on {p} at {r}% for {y} years{extras}.',
+      'What is {p} worth after {y} years invested at {r}%{extras}?',
+      'Project the value of {p} saved for {y} years at {r}% interest{extras}.',
+      'If I invest {p} at {r}% for {y} years, how much will I have{extras}?',
     ], { p: principal, r: rate, y: years, extras });
     return new ScenarioBuilder()
       .required('principal', principal)
@@ -150,12 +158,12 @@ const calculateTip: CatalogueFunction = {
     },
     ['bill_amount'],
   ),
-  sample(rng) {
-    const bill = round(rng.uniform(12, 400));
+  sample(rng, split) {
+    const bill = splitAmount(rng, split, 12, 400);
     const tip = maybe(rng, () => rng.pick([10, 18, 20, 22.5, 25]));
     const people = maybe(rng, () => rng.int(2, 8));
     const extras = [tip === null ? '' : ` with a ${tip}% tip`, people === null ? '' : ` split between ${people} people`].join('');
-    const request = phrase(rng, ['Work out the tip on a {bill} bill{extras}.', 'How much should we tip on {bill}{extras}?', 'Calculate the tip for a bill of {bill}{extras}.'], {
+    const request = phrase(rng, split, ['Work out the tip on a {bill} bill{extras}.', 'How much should we tip on {bill}{extras}?', 'What tip do I leave on a {bill} check{extras}?', 'Calculate the tip for a bill of {bill}{extras}.', 'Figure out the gratuity on {bill}{extras}.'], {
       bill,
       extras,
     });

@@ -1,4 +1,5 @@
 // The API catalogue the task generators draw from, plus requests that no API can serve.
+import { partitionPool, type SplitLists } from '../../splits';
 import { FINANCE_FUNCTIONS } from './finance';
 import { LIFESTYLE_FUNCTIONS } from './lifestyle';
 import { MATHS_UNITS_FUNCTIONS } from './mathsUnits';
@@ -24,8 +25,8 @@ export function catalogueFunction(name: string): CatalogueFunction | undefined {
   return BY_NAME.get(name);
 }
 
-/** Requests outside every domain: the right move is to answer in text without calling anything. */
-export const OPEN_REQUESTS: readonly string[] = [
+/** Requests outside every domain (the right move is to answer in text without calling anything), cut per split. */
+export const OPEN_REQUESTS: SplitLists<string> = partitionPool([
   'Write a haiku about autumn leaves.',
   'Who wrote Pride and Prejudice?',
   'Explain what a black hole is in two sentences.',
@@ -41,4 +42,9 @@ export const OPEN_REQUESTS: readonly string[] = [
   'Recommend a classic science-fiction novel.',
   'How many legs does a spider have?',
   'Rewrite this more formally: "gonna be late, sorry".',
-];
+  'What rhymes with orange?',
+  'Give me a fun fact about octopuses.',
+  'Draft a two-line birthday card for my aunt.',
+  'Is a tomato a fruit or a vegetable?',
+  'Describe the taste of a mango to someone who never had one.',
+], 'catalogue/open-request');

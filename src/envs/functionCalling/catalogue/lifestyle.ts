@@ -1,9 +1,18 @@
 // Food, language and general-knowledge APIs: restaurants, recipes, translation, population.
-import { CITIES, cityAccepted, CUISINES, LANGUAGES, maybe, PHRASES, phrase, round } from './pools';
+import { partitionPool } from '../../splits';
+import { CITIES, cityAccepted, CUISINES, LANGUAGES, maybe, PHRASES, phrase, round, splitInt } from './pools';
 import { ScenarioBuilder, tool, type CatalogueFunction } from './types';
 
-const COUNTRIES = ['France', 'Japan', 'Brazil', 'Canada', 'India', 'Kenya', 'Norway', 'Mexico', 'Australia', 'Germany'];
-const DISHES = ['lasagna', 'pad thai', 'chicken curry', 'ramen', 'paella', 'banana bread', 'falafel', 'mushroom risotto'];
+export const COUNTRIES = partitionPool(
+  ['France', 'Japan', 'Brazil', 'Canada', 'India', 'Kenya', 'Norway', 'Mexico', 'Australia', 'Germany', 'Chile', 'Egypt', 'Vietnam', 'Poland', 'Ghana', 'Portugal', 'Thailand', 'Peru', 'Ireland', 'Morocco'],
+  'catalogue/country',
+);
+export const DISHES = partitionPool(
+  ['lasagna', 'pad thai', 'chicken curry', 'ramen', 'paella', 'banana bread', 'falafel', 'mushroom risotto', 'shakshuka', 'pho', 'goulash', 'tacos al pastor', 'moussaka', 'apple pie', 'dal makhani', 'bibimbap'],
+  'catalogue/dish',
+);
+/** Restaurant names of simulated results (results never show test values, so a fixed list of their own). */
+const RESTAURANT_NAMES = ['Chez Nous', 'The Golden Fork', 'Little Kitchen', 'Casa Verde', 'Sakura', 'Spice Route', 'Blue Door'];
 
 const findRestaurants: CatalogueFunction = {
   domain: 'food',
@@ -18,16 +27,18 @@ const findRestaurants: CatalogueFunction = {
     },
     ['city', 'cuisine'],
   ),
-  sample(rng) {
-    const city = rng.pick(CITIES);
-    const cuisine = rng.pick(CUISINES);
+  sample(rng, split) {
+    const city = rng.pick(CITIES[split]);
+    const cuisine = rng.pick(CUISINES[split]);
     const price = maybe(rng, () => rng.int(1, 3));
     const open = maybe(rng, () => true);
     const extras = [price === null ? '' : ` at price level ${price} or below`, open === null ? '' : rng.pick([' that are open now', ', open right now'])].join('');
-    const request = phrase(rng, [
+    const request = phrase(rng, split, [
       'Find {cuisine} restaurants in {city}{extras}.',
       'Where can I eat {cuisine} food in {city}{extras}?',
+      'Any good {cuisine} spots to eat in {city}{extras}?',
       'Recommend some {cuisine} places in {city}{extras}.',
+      'Search {city} for {cuisine} dining{extras}.',
     ], { cuisine, city: city.name, extras });
     return new ScenarioBuilder()
       .required('city', city.name, cityAccepted(city))
@@ -37,8 +48,7 @@ const findRestaurants: CatalogueFunction = {
       .done(request);
   },
   simulate(args, rng) {
-    const names = ['Chez Nous', 'The Golden Fork', 'Little Kitchen', 'Casa Verde', 'Sakura', 'Spice Route', 'Blue Door'];
-    const results = rng.shuffle(names).slice(0, rng.int(1, 3)).map((name) => ({ name, rating: round(rng.uniform(3.5, 4.9), 1), price_level: rng.int(1, Number(args.max_price_level ?? 4)) }));
+    const results = rng.shuffle(RESTAURANT_NAMES).slice(0, rng.int(1, 3)).map((name) => ({ name, rating: round(rng.uniform(3.5, 4.9), 1), price_level: rng.int(1, Number(args.max_price_level ?? 4)) }));
     return { city: args.city, cuisine: args.cuisine, results };
   },
 };
@@ -55,12 +65,12 @@ const getRecipe: CatalogueFunction = {
     },
     ['dish'],
   ),
-  sample(rng) {
-    const dish = rng.pick(DISHES);
+  sample(rng, split) {
+    const dish = rng.pick(DISHES[split]);
     const servings = maybe(rng, () => rng.pick([1, 2, 6, 8]));
     const veg = maybe(rng, () => true);
     const extras = [servings === null ? '' : ` for ${servings} people`, veg === null ? '' : ', vegetarian please'].join('');
-    const request = phrase(rng, ['Give me a recipe for {dish}{extras}.', 'How do I make {dish}{extras}?', 'Find a {dish} recipe{extras}.'], { dish, extras });
+    const request = phrase(rng, split, ['Give me a recipe for {dish}{extras}.', 'How do I make {dish}{extras}?', 'Show me how to cook {dish}{extras}.', 'Find a {dish} recipe{extras}.', 'What are the steps to prepare {dish}{extras}?'], { dish, extras });
     return new ScenarioBuilder().required('dish', dish).optional('servings', servings, 4).optional('vegetarian', veg, false).done(request);
   },
   simulate(args, rng) {
@@ -80,12 +90,12 @@ const translateText: CatalogueFunction = {
     },
     ['text', 'target_language'],
   ),
-  sample(rng) {
-    const text = rng.pick(PHRASES);
-    const target = rng.pick(LANGUAGES);
+  sample(rng, split) {
+    const text = rng.pick(PHRASES[split]);
+    const target = rng.pick(LANGUAGES[split]);
     const source = maybe(rng, () => 'English');
     const from = source === null ? '' : ' from English';
-    const request = phrase(rng, ['Translate "{text}"{from} into {lang}.', 'How do you say "{text}" in {lang}{from}?', 'Please translate "{text}"{from} to {lang}.'], {
+    const request = phrase(rng, split, ['Translate "{text}"{from} into {lang}.', 'How do you say "{text}" in {lang}{from}?', 'Render "{text}"{from} in {lang}.', 'Please translate "{text}"{from} to {lang}.', 'What is "{text}" in {lang}{from}?'], {
       text,
       lang: target,
       from,
@@ -105,13 +115,13 @@ const getPopulation: CatalogueFunction = {
     { country: { type: 'string', description: 'Country name.' }, year: { type: 'integer', description: 'Year of the figure; latest when omitted.' } },
     ['country'],
   ),
-  sample(rng) {
-    const country = rng.pick(COUNTRIES);
-    const year = maybe(rng, () => rng.int(1960, 2023));
+  sample(rng, split) {
+    const country = rng.pick(COUNTRIES[split]);
+    const year = maybe(rng, () => splitInt(rng, split, 1960, 2023));
     const request =
       year === null
-        ? phrase(rng, ['What is the population of {c}?', 'How many people live in {c}?', 'Look up the current population of {c}.'], { c: country })
-        : phrase(rng, ['What was the population of {c} in {y}?', 'How many people lived in {c} in {y}?'], { c: country, y: year });
+        ? phrase(rng, split, ['What is the population of {c}?', 'How many people live in {c}?', 'Look up the current population of {c}.', 'How populous is {c} today?', 'Tell me the number of inhabitants of {c}.'], { c: country })
+        : phrase(rng, split, ['What was the population of {c} in {y}?', 'How many people lived in {c} in {y}?', 'Look up the population of {c} for {y}.', 'How populous was {c} in {y}?', 'Tell me the number of inhabitants of {c} in {y}.'], { c: country, y: year });
     return new ScenarioBuilder().required('country', country).optional('year', year, undefined).done(request);
   },
   simulate(args, rng) {

@@ -1,6 +1,6 @@
 // Maths and unit-conversion APIs: factorial, quadratic roots, statistics, GCD, length and
 // temperature conversion.
-import { maybe, phrase, round } from './pools';
+import { maybe, phrase, round, splitAmount, splitInt } from './pools';
 import { listPhrase, ScenarioBuilder, tool, type CatalogueFunction } from './types';
 
 const LENGTH_UNITS = ['meters', 'kilometers', 'miles', 'feet', 'inches', 'centimeters', 'yards'] as const;
@@ -27,9 +27,9 @@ function polynomial(a: number, b: number, c: number): string {
 const calculateFactorial: CatalogueFunction = {
   domain: 'maths',
   tool: tool('calculate_factorial', 'Calculate the factorial of a non-negative integer.', { number: { type: 'integer', description: 'The integer n in n!.' } }, ['number']),
-  sample(rng) {
+  sample(rng, split) {
     const n = rng.int(3, 20);
-    const request = phrase(rng, ['What is {n} factorial?', 'Calculate the factorial of {n}.', 'Compute {n}! for me.'], { n });
+    const request = phrase(rng, split, ['What is {n} factorial?', 'Calculate the factorial of {n}.', 'Multiply together every integer from 1 to {n}.', 'Compute {n}! for me.', 'Give me the value of {n} factorial.'], { n });
     return new ScenarioBuilder().required('number', n).done(request);
   },
   simulate(args) {
@@ -51,16 +51,18 @@ const solveQuadratic: CatalogueFunction = {
     },
     ['a', 'b', 'c'],
   ),
-  sample(rng) {
+  sample(rng, split) {
     const a = rng.pick([1, 2, 3, -1, -2, 4]);
     const b = rng.int(-9, 9);
     const c = rng.int(-9, 9);
     const complex = maybe(rng, () => false);
     const extras = complex === null ? '' : ', including complex roots';
-    const request = phrase(rng, [
+    const request = phrase(rng, split, [
       'Solve {poly} = 0{extras}.',
       'What are the roots of {poly}{extras}?',
+      'Where does {poly} cross zero{extras}?',
       'Find the roots of the quadratic with a = {a}, b = {b} and c = {c}{extras}.',
+      'Which x values make {poly} equal zero{extras}?',
     ], { poly: polynomial(a, b, c), a, b, c, extras });
     return new ScenarioBuilder().required('a', a).required('b', b).required('c', c).optional('real_only', complex, true).done(request);
   },
@@ -90,14 +92,14 @@ const calculateStatistics: CatalogueFunction = {
     },
     ['numbers'],
   ),
-  sample(rng) {
-    const numbers = Array.from({ length: rng.int(3, 7) }, () => (rng.next() < 0.3 ? round(rng.uniform(0, 100), 1) : rng.int(0, 100)));
+  sample(rng, split) {
+    const numbers = Array.from({ length: rng.int(3, 7) }, () => (rng.next() < 0.3 ? splitAmount(rng, split, 0, 100, 1) : splitInt(rng, split, 0, 100)));
     const measure = maybe(rng, () => rng.pick(['median', 'standard_deviation', 'variance', 'mean']));
     const spoken = listPhrase(numbers.map(String));
     const request =
       measure === null
-        ? phrase(rng, ['What is the average of {nums}?', 'Compute the mean of these values: {nums}.'], { nums: spoken })
-        : phrase(rng, ['What is the {measure} of {nums}?', 'Compute the {measure} of these numbers: {nums}.'], { measure: measure.replace('_', ' '), nums: spoken });
+        ? phrase(rng, split, ['What is the average of {nums}?', 'Compute the mean of these values: {nums}.', 'Average these numbers: {nums}.', 'Find the mean of {nums}.', 'What do {nums} average out to?'], { nums: spoken })
+        : phrase(rng, split, ['What is the {measure} of {nums}?', 'Compute the {measure} of these numbers: {nums}.', 'Give me the {measure} for {nums}.', 'Find the {measure} of the data {nums}.', 'I need the {measure} of {nums}.'], { measure: measure.replace('_', ' '), nums: spoken });
     return new ScenarioBuilder().required('numbers', numbers, [numbers]).optional('measure', measure, 'mean').done(request);
   },
   simulate(args) {
@@ -121,11 +123,11 @@ const greatestCommonDivisor: CatalogueFunction = {
     { a: { type: 'integer', description: 'First integer.' }, b: { type: 'integer', description: 'Second integer.' } },
     ['a', 'b'],
   ),
-  sample(rng) {
+  sample(rng, split) {
     const k = rng.int(2, 12);
-    const a = k * rng.int(2, 30);
-    const b = k * rng.int(2, 30);
-    const request = phrase(rng, ['What is the greatest common divisor of {a} and {b}?', 'Find the GCD of {a} and {b}.', 'Compute gcd({a}, {b}).'], { a, b });
+    const a = k * splitInt(rng, split, 2, 31);
+    const b = k * splitInt(rng, split, 2, 31);
+    const request = phrase(rng, split, ['What is the greatest common divisor of {a} and {b}?', 'Find the GCD of {a} and {b}.', 'What is the largest number dividing both {a} and {b}?', 'Compute gcd({a}, {b}).', 'Give me the highest common factor of {a} and {b}.'], { a, b });
     return new ScenarioBuilder().required('a', a).required('b', b).done(request);
   },
   simulate(args) {
@@ -148,10 +150,10 @@ const convertLength: CatalogueFunction = {
     },
     ['value', 'from_unit', 'to_unit'],
   ),
-  sample(rng) {
+  sample(rng, split) {
     const [from, to] = rng.shuffle(LENGTH_UNITS).slice(0, 2);
-    const value = rng.next() < 0.5 ? rng.int(1, 500) : round(rng.uniform(0.5, 100), 1);
-    const request = phrase(rng, ['Convert {v} {from} to {to}.', 'How many {to} is {v} {from}?', 'Please express {v} {from} in {to}.'], { v: value, from, to });
+    const value = rng.next() < 0.5 ? splitInt(rng, split, 1, 500) : splitAmount(rng, split, 0.5, 100, 1);
+    const request = phrase(rng, split, ['Convert {v} {from} to {to}.', 'How many {to} is {v} {from}?', 'Change {v} {from} into {to}.', 'Please express {v} {from} in {to}.', 'What is {v} {from} when measured in {to}?'], { v: value, from, to });
     return new ScenarioBuilder().required('value', value).required('from_unit', from).required('to_unit', to).done(request);
   },
   simulate(args) {
@@ -172,13 +174,15 @@ const convertTemperature: CatalogueFunction = {
     },
     ['value', 'from_scale', 'to_scale'],
   ),
-  sample(rng) {
+  sample(rng, split) {
     const [from, to] = rng.shuffle(SCALES).slice(0, 2);
-    const value = from === 'kelvin' ? rng.int(250, 320) : rng.int(-20, 110);
-    const request = phrase(rng, [
+    const value = from === 'kelvin' ? splitInt(rng, split, 250, 320) : splitInt(rng, split, -20, 110);
+    const request = phrase(rng, split, [
       'Convert {v} degrees {from} to {to}.',
       'What is {v} degrees {from} in {to}?',
+      'Turn {v} degrees {from} into {to}.',
       'How much is {v} {from} expressed in {to}?',
+      'Express a temperature of {v} degrees {from} in {to}.',
     ], { v: value, from, to });
     return new ScenarioBuilder().required('value', value).required('from_scale', from).required('to_scale', to).done(request);
   },

@@ -1,15 +1,38 @@
 // Files, calendar and messaging APIs.
+import { partitionPool } from '../../splits';
 import { maybe, PEOPLE, phrase, sampleDate, sampleTime } from './pools';
 import { listPhrase, permutations, ScenarioBuilder, tool, type CatalogueFunction } from './types';
 
-const DIRECTORIES = ['/home/user/documents', '/home/user/photos', '/var/log', '/home/user/projects/site', '/tmp/exports', '/home/user/music'];
-const EXTENSIONS = ['pdf', 'txt', 'jpg', 'csv', 'log', 'md', 'mp3'];
-const FILES = ['/home/user/notes.txt', '/etc/hosts', '/home/user/projects/site/README.md', '/var/log/syslog', '/home/user/documents/budget.csv', '/tmp/report.txt'];
-const EVENT_TITLES = ['Team standup', 'Dentist appointment', 'Project review', 'Lunch with Sam', 'Budget planning', 'Yoga class', 'Client call'];
-const REMINDERS = ['call the dentist', 'water the plants', 'submit the expense report', 'pick up the kids', 'take my medication', 'back up the laptop'];
-const SUBJECTS = ['Quarterly report', 'Meeting tomorrow', 'Invoice 2231', 'Weekend plans', 'Project update'];
-const BODIES = ['The draft is ready for review.', 'Can we move our call to Friday?', 'Please find the numbers attached.', 'Thanks for your help last week!', 'I will be late today.'];
-const TEXTS = ['Running ten minutes late', 'Dinner at 8?', 'Call me when you land', 'Happy birthday!', 'The package arrived'];
+// Each pool is cut into train / validation / test parts (pools.ts); simulated results use train parts.
+export const DIRECTORIES = partitionPool(
+  ['/home/user/documents', '/home/user/photos', '/var/log', '/home/user/projects/site', '/tmp/exports', '/home/user/music', '/home/user/downloads', '/srv/backups', '/home/user/videos', '/opt/app/config', '/home/user/desktop', '/data/reports'],
+  'catalogue/directory',
+);
+export const EXTENSIONS = partitionPool(['pdf', 'txt', 'jpg', 'csv', 'log', 'md', 'mp3', 'png', 'json', 'docx', 'xlsx', 'zip'], 'catalogue/extension');
+export const FILES = partitionPool(
+  ['/home/user/notes.txt', '/etc/hosts', '/home/user/site/README.md', '/var/lib/app/state.json', '/home/user/budget.csv', '/tmp/report.txt', '/home/user/todo.md', '/etc/fstab', '/srv/app/settings.json', '/home/user/letters/draft.txt', '/var/www/access.log', '/home/user/recipes.txt'],
+  'catalogue/file',
+);
+export const EVENT_TITLES = partitionPool(
+  ['Team standup', 'Dentist appointment', 'Project review', 'Lunch with Sam', 'Budget planning', 'Yoga class', 'Client call', 'Board meeting', 'Piano lesson', 'Sprint retro', 'Coffee with Dana', 'Car service', 'Parent evening', 'Design critique'],
+  'catalogue/event',
+);
+export const REMINDERS = partitionPool(
+  ['call the dentist', 'water the plants', 'submit the expense report', 'pick up the kids', 'take my medication', 'back up the laptop', 'renew the passport', 'feed the cat', 'pay the rent', 'book the car service', 'send the invoice', 'stretch for ten minutes'],
+  'catalogue/reminder',
+);
+export const SUBJECTS = partitionPool(
+  ['Quarterly report', 'Meeting tomorrow', 'Invoice 2231', 'Weekend plans', 'Project update', 'Holiday schedule', 'Contract renewal', 'Team offsite', 'Budget approval', 'Welcome aboard'],
+  'catalogue/subject',
+);
+export const BODIES = partitionPool(
+  ['The draft is ready for review.', 'Can we move our call to Friday?', 'Please find the numbers attached.', 'Thanks for your help last week!', 'I will be late today.', 'The venue is booked for June.', 'Let me know if the figures look right.', 'Our flight lands at noon.', 'The printer is fixed.', 'See the notes from today.'],
+  'catalogue/body',
+);
+export const TEXTS = partitionPool(
+  ['Running ten minutes late', 'Dinner at 8?', 'Call me when you land', 'Happy birthday!', 'The package arrived', 'On my way', 'Keys are under the mat', 'Meeting moved to 3', 'Bring an umbrella', 'Congrats on the new job!'],
+  'catalogue/text',
+);
 
 const listFiles: CatalogueFunction = {
   domain: 'files',
@@ -23,17 +46,17 @@ const listFiles: CatalogueFunction = {
     },
     ['directory'],
   ),
-  sample(rng) {
-    const dir = rng.pick(DIRECTORIES);
-    const ext = maybe(rng, () => rng.pick(EXTENSIONS));
+  sample(rng, split) {
+    const dir = rng.pick(DIRECTORIES[split]);
+    const ext = maybe(rng, () => rng.pick(EXTENSIONS[split]));
     const recursive = maybe(rng, () => true);
     const what = ext === null ? 'files' : `${ext} files`;
     const where = recursive === null ? `in ${dir}` : `in ${dir} and all its sub-folders`;
-    const request = phrase(rng, ['List the {what} {where}.', 'Show me all {what} {where}.', 'Which {what} are there {where}?'], { what, where });
+    const request = phrase(rng, split, ['List the {what} {where}.', 'Show me all {what} {where}.', 'Enumerate the {what} {where}.', 'Which {what} are there {where}?', 'What {what} can you find {where}?'], { what, where });
     return new ScenarioBuilder().required('directory', dir).optional('extension', ext, undefined).optional('recursive', recursive, false).done(request);
   },
   simulate(args, rng) {
-    const ext = typeof args.extension === 'string' && args.extension !== '' ? args.extension : rng.pick(EXTENSIONS);
+    const ext = typeof args.extension === 'string' && args.extension !== '' ? args.extension : rng.pick(EXTENSIONS.train);
     const files = Array.from({ length: rng.int(0, 5) }, () => `${rng.pick(['report', 'photo', 'data', 'notes', 'backup'])}_${rng.int(1, 99)}.${ext}`);
     return { directory: args.directory, files };
   },
@@ -47,13 +70,13 @@ const readFile: CatalogueFunction = {
     { path: { type: 'string', description: 'Absolute file path.' }, max_lines: { type: 'integer', description: 'Maximum number of lines to return.', default: 100 } },
     ['path'],
   ),
-  sample(rng) {
-    const path = rng.pick(FILES);
+  sample(rng, split) {
+    const path = rng.pick(FILES[split]);
     const lines = maybe(rng, () => rng.pick([5, 10, 20, 50]));
     const request =
       lines === null
-        ? phrase(rng, ['Show me the contents of {path}.', 'Read the file {path}.', 'Open {path} and show me what it says.'], { path })
-        : phrase(rng, ['Show me the first {n} lines of {path}.', 'Read the first {n} lines of the file {path}.'], { path, n: lines });
+        ? phrase(rng, split, ['Show me the contents of {path}.', 'Read the file {path}.', 'Print what is inside {path}.', 'Open {path} and show me what it says.', 'Display the text of {path}.'], { path })
+        : phrase(rng, split, ['Show me the first {n} lines of {path}.', 'Read the first {n} lines of the file {path}.', 'Print the top {n} lines of {path}.', 'Open {path} and show only {n} lines.', 'Display {n} lines from the start of {path}.'], { path, n: lines });
     return new ScenarioBuilder().required('path', path).optional('max_lines', lines, 100).done(request);
   },
   simulate(args, rng) {
@@ -76,17 +99,19 @@ const createCalendarEvent: CatalogueFunction = {
     },
     ['title', 'date', 'start_time'],
   ),
-  sample(rng) {
-    const title = rng.pick(EVENT_TITLES);
-    const date = sampleDate(rng);
-    const time = sampleTime(rng);
+  sample(rng, split) {
+    const title = rng.pick(EVENT_TITLES[split]);
+    const date = sampleDate(rng, split);
+    const time = sampleTime(rng, split);
     const duration = maybe(rng, () => rng.pick([15, 30, 45, 90, 120]));
-    const attendees = maybe(rng, () => rng.shuffle(PEOPLE).slice(0, rng.int(1, 2)).map((p) => p.email));
+    const attendees = maybe(rng, () => rng.shuffle(PEOPLE[split]).slice(0, rng.int(1, 2)).map((p) => p.email));
     const extras = [duration === null ? '' : ` for ${duration} minutes`, attendees === null ? '' : ` and invite ${listPhrase(attendees)}`].join('');
-    const request = phrase(rng, [
+    const request = phrase(rng, split, [
       'Schedule "{title}" on {date} at {time}{extras}.',
       'Add an event called "{title}" to my calendar on {date} at {time}{extras}.',
+      'Book "{title}" for {date} at {time}{extras}.',
       'Put "{title}" in the calendar for {date}, starting at {time}{extras}.',
+      'Create a calendar entry "{title}" on {date} at {time}{extras}.',
     ], { title, date: date.spoken, time: time.spoken, extras });
     return new ScenarioBuilder()
       .required('title', title)
@@ -112,15 +137,15 @@ const listCalendarEvents: CatalogueFunction = {
     },
     ['date'],
   ),
-  sample(rng) {
-    const date = sampleDate(rng);
+  sample(rng, split) {
+    const date = sampleDate(rng, split);
     const calendar = maybe(rng, () => rng.pick(['personal', 'family', 'work']));
     const which = calendar === null ? '' : ` in my ${calendar} calendar`;
-    const request = phrase(rng, ['What do I have on {date}{which}?', 'List my events for {date}{which}.', 'Show the schedule for {date}{which}.'], { date: date.spoken, which });
+    const request = phrase(rng, split, ['What do I have on {date}{which}?', 'List my events for {date}{which}.', 'Am I busy on {date}{which}?', 'Show the schedule for {date}{which}.', 'Which appointments are booked for {date}{which}?'], { date: date.spoken, which });
     return new ScenarioBuilder().required('date', date.iso, date.accepted).optional('calendar', calendar, 'work').done(request);
   },
   simulate(args, rng) {
-    const events = Array.from({ length: rng.int(0, 3) }, () => ({ title: rng.pick(EVENT_TITLES), start_time: `${String(rng.int(8, 18)).padStart(2, '0')}:00` }));
+    const events = Array.from({ length: rng.int(0, 3) }, () => ({ title: rng.pick(EVENT_TITLES.train), start_time: `${String(rng.int(8, 18)).padStart(2, '0')}:00` }));
     return { date: args.date, calendar: args.calendar ?? 'work', events };
   },
 };
@@ -137,12 +162,12 @@ const setReminder: CatalogueFunction = {
     },
     ['message', 'time'],
   ),
-  sample(rng) {
-    const message = rng.pick(REMINDERS);
-    const time = sampleTime(rng);
+  sample(rng, split) {
+    const message = rng.pick(REMINDERS[split]);
+    const time = sampleTime(rng, split);
     const repeat = maybe(rng, () => rng.pick(['daily', 'weekly', 'monthly']));
     const every = repeat === null ? '' : ` ${repeat === 'daily' ? 'every day' : repeat === 'weekly' ? 'every week' : 'every month'}`;
-    const request = phrase(rng, ['Remind me at {time}{every} to {msg}.', 'Set a reminder for {time}{every}: {msg}.', 'Please create a reminder to {msg} at {time}{every}.'], {
+    const request = phrase(rng, split, ['Remind me at {time}{every} to {msg}.', 'Set a reminder for {time}{every}: {msg}.', 'At {time}{every}, remind me to {msg}.', 'Please create a reminder to {msg} at {time}{every}.', 'Nudge me to {msg} at {time}{every}.'], {
       time: time.spoken,
       every,
       msg: message,
@@ -171,16 +196,18 @@ const sendEmail: CatalogueFunction = {
     },
     ['to', 'subject', 'body'],
   ),
-  sample(rng) {
-    const [to, ccPerson] = rng.shuffle(PEOPLE).slice(0, 2);
-    const subject = rng.pick(SUBJECTS);
-    const body = rng.pick(BODIES);
+  sample(rng, split) {
+    const [to, ccPerson] = rng.shuffle(PEOPLE[split]).slice(0, 2);
+    const subject = rng.pick(SUBJECTS[split]);
+    const body = rng.pick(BODIES[split]);
     const cc = maybe(rng, () => [ccPerson.email]);
     const extras = cc === null ? '' : ` and cc ${cc[0]}`;
-    const request = phrase(rng, [
+    const request = phrase(rng, split, [
       'Email {to} with the subject "{subject}" saying "{body}"{extras}.',
       'Send an email to {to}, subject "{subject}", body "{body}"{extras}.',
+      'Mail {to} about "{subject}" with the text "{body}"{extras}.',
       'Please write to {to} with subject "{subject}" and the message "{body}"{extras}.',
+      'Compose an email for {to}: subject "{subject}", message "{body}"{extras}.',
     ], { to: to.email, subject, body, extras });
     return new ScenarioBuilder().required('to', to.email).required('subject', subject).required('body', body).optional('cc', cc, []).done(request);
   },
@@ -197,10 +224,10 @@ const sendTextMessage: CatalogueFunction = {
     { phone_number: { type: 'string', description: 'Phone number in international format.' }, message: { type: 'string', description: 'Text to send.' } },
     ['phone_number', 'message'],
   ),
-  sample(rng) {
-    const person = rng.pick(PEOPLE);
-    const message = rng.pick(TEXTS);
-    const request = phrase(rng, ['Text {phone} saying "{msg}".', 'Send an SMS to {phone}: "{msg}".', 'Please send "{msg}" as a text message to {phone}.'], {
+  sample(rng, split) {
+    const person = rng.pick(PEOPLE[split]);
+    const message = rng.pick(TEXTS[split]);
+    const request = phrase(rng, split, ['Text {phone} saying "{msg}".', 'Send an SMS to {phone}: "{msg}".', 'Message {phone} by SMS: "{msg}".', 'Please send "{msg}" as a text message to {phone}.', 'Shoot a text to {phone} that says "{msg}".'], {
       phone: person.phone,
       msg: message,
     });

@@ -2,6 +2,7 @@
 // BFCL-style possible answer, and a deterministic simulator of its result.
 import type { JsonSchema, ToolSpec } from '../../types';
 import type { Rng } from '../../../util/rng';
+import type { Split } from '../../splits';
 import { pyEqual } from '../bfclChecker';
 import type { AcceptableValues } from '../types';
 
@@ -23,8 +24,8 @@ export interface CatalogueFunction {
   domain: Domain;
   /** OpenAI-style schema offered to the model. */
   tool: ToolSpec;
-  /** Samples a request the user might make, with the call that fulfils it. */
-  sample(rng: Rng): Scenario;
+  /** Samples a request the user might make, with the call that fulfils it, from `split`'s values and phrasings (pools.ts). */
+  sample(rng: Rng, split: Split): Scenario;
   /** Deterministic made-up result for already-validated arguments. */
   simulate(args: Record<string, unknown>, rng: Rng): unknown;
 }

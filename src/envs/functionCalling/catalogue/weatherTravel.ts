@@ -1,5 +1,5 @@
 // Weather and travel APIs: current weather, forecast, flights, hotels, distances, local time.
-import { CITIES, cityAccepted, maybe, phrase, round, sampleDate } from './pools';
+import { ALL_CITIES, CITIES, cityAccepted, maybe, phrase, round, sampleDate } from './pools';
 import { listPhrase, permutations, ScenarioBuilder, tool, type CatalogueFunction } from './types';
 
 const CONDITIONS = ['sunny', 'partly cloudy', 'overcast', 'light rain', 'heavy rain', 'snow', 'fog', 'thunderstorms'];
@@ -16,15 +16,17 @@ const getCurrentWeather: CatalogueFunction = {
     },
     ['location'],
   ),
-  sample(rng) {
-    const city = rng.pick(CITIES);
+  sample(rng, split) {
+    const city = rng.pick(CITIES[split]);
     const unit = maybe(rng, () => rng.pick(['celsius', 'fahrenheit']));
     const unitText = unit === null ? '' : rng.pick([` in ${unit}`, `, in degrees ${unit}`]);
-    const request = phrase(rng, [
+    const request = phrase(rng, split, [
       "What's the weather like in {loc} right now{unit}?",
       'How warm is it in {loc} at the moment{unit}?',
       'Tell me the current weather in {loc}{unit}.',
+      'Give me the weather report for {loc}{unit}.',
       'Check the current conditions in {loc}{unit}, please.',
+      'I would like to know the present weather in {loc}{unit}.',
     ], { loc: city.name, unit: unitText });
     return new ScenarioBuilder().required('location', city.name, cityAccepted(city)).optional('unit', unit, 'celsius').done(request);
   },
@@ -48,16 +50,16 @@ const getWeatherForecast: CatalogueFunction = {
     },
     ['location'],
   ),
-  sample(rng) {
-    const city = rng.pick(CITIES);
+  sample(rng, split) {
+    const city = rng.pick(CITIES[split]);
     const days = maybe(rng, () => rng.int(2, 10));
     const hourly = maybe(rng, () => true);
     const hourlyText = hourly === null ? '' : rng.pick([' with hourly details', ', including an hourly breakdown']);
     const templates =
       days === null
-        ? ["What's the forecast for {loc}{hourly}?", 'Get me the weather forecast for {loc}{hourly}.']
-        : ['Give me the {days}-day forecast for {loc}{hourly}.', 'What will the weather be in {loc} over the next {days} days{hourly}?'];
-    const request = phrase(rng, templates, { loc: city.name, days: days ?? '', hourly: hourlyText });
+        ? ["What's the forecast for {loc}{hourly}?", 'Get me the weather forecast for {loc}{hourly}.', 'Forecast the coming weather in {loc}{hourly}.', 'Show the upcoming forecast for {loc}{hourly}.']
+        : ['Give me the {days}-day forecast for {loc}{hourly}.', 'What will the weather be in {loc} over the next {days} days{hourly}?', 'Forecast {days} days of weather for {loc}{hourly}.', 'Predict the weather in {loc} for the coming {days} days{hourly}.'];
+    const request = phrase(rng, split, templates, { loc: city.name, days: days ?? '', hourly: hourlyText });
     return new ScenarioBuilder()
       .required('location', city.name, cityAccepted(city))
       .optional('days', days, 3)
@@ -86,9 +88,9 @@ const searchFlights: CatalogueFunction = {
     },
     ['origin', 'destination', 'date'],
   ),
-  sample(rng) {
-    const [from, to] = rng.shuffle(CITIES).slice(0, 2);
-    const date = sampleDate(rng);
+  sample(rng, split) {
+    const [from, to] = rng.shuffle(CITIES[split]).slice(0, 2);
+    const date = sampleDate(rng, split);
     const passengers = maybe(rng, () => rng.int(2, 5));
     const cabin = maybe(rng, () => rng.pick(['business', 'first', 'premium_economy']));
     const nonstop = maybe(rng, () => true);
@@ -97,10 +99,12 @@ const searchFlights: CatalogueFunction = {
       cabin === null ? '' : ` in ${cabin.replace('_', ' ')} class`,
       nonstop === null ? '' : rng.pick([', nonstop only', ' with no layovers']),
     ].join('');
-    const request = phrase(rng, [
+    const request = phrase(rng, split, [
       'Find flights from {from} to {to} on {date}{extras}.',
       'Search for flights departing {from} for {to} on {date}{extras}.',
+      'Look up air travel options from {from} to {to} on {date}{extras}.',
       'I need to fly from {from} to {to} on {date}{extras}; what are my options?',
+      'Which flights go from {from} to {to} on {date}{extras}?',
     ], { from: from.name, to: to.name, date: date.spoken, extras });
     return new ScenarioBuilder()
       .required('origin', from.name, cityAccepted(from))
@@ -136,17 +140,19 @@ const bookHotel: CatalogueFunction = {
     },
     ['city', 'check_in', 'nights'],
   ),
-  sample(rng) {
-    const city = rng.pick(CITIES);
-    const date = sampleDate(rng);
+  sample(rng, split) {
+    const city = rng.pick(CITIES[split]);
+    const date = sampleDate(rng, split);
     const nights = rng.int(1, 14);
     const guests = maybe(rng, () => rng.int(2, 4));
     const amenities = maybe(rng, () => rng.shuffle(AMENITIES).slice(0, rng.int(1, 2)));
     const extras = [guests === null ? '' : ` for ${guests} guests`, amenities === null ? '' : ` with ${listPhrase(amenities)}`].join('');
-    const request = phrase(rng, [
+    const request = phrase(rng, split, [
       'Book a hotel in {city} from {date} for {nights} nights{extras}.',
       'Please reserve a room in {city} checking in on {date}, staying {nights} nights{extras}.',
+      'Get me a hotel room in {city}, arriving {date}, {nights} nights{extras}.',
       'Can you book me {nights} nights at a hotel in {city} starting {date}{extras}?',
+      'Reserve accommodation in {city} for {nights} nights from {date}{extras}.',
     ], { city: city.name, date: date.spoken, nights, extras });
     return new ScenarioBuilder()
       .required('city', city.name, cityAccepted(city))
@@ -174,15 +180,17 @@ const getDistance: CatalogueFunction = {
     },
     ['origin', 'destination'],
   ),
-  sample(rng) {
-    const [from, to] = rng.shuffle(CITIES).slice(0, 2);
+  sample(rng, split) {
+    const [from, to] = rng.shuffle(CITIES[split]).slice(0, 2);
     const mode = maybe(rng, () => rng.pick(['walking', 'transit', 'cycling']));
     const unit = maybe(rng, () => 'miles');
     const extras = [mode === null ? '' : ` by ${mode}`, unit === null ? '' : ' in miles'].join('');
-    const request = phrase(rng, [
+    const request = phrase(rng, split, [
       'How far is it from {from} to {to}{extras}?',
       'What is the distance between {from} and {to}{extras}?',
+      'How long is the trip from {from} to {to}{extras}?',
       'Calculate the route distance from {from} to {to}{extras}.',
+      'Measure the journey between {from} and {to}{extras}.',
     ], { from: from.name, to: to.name, extras });
     return new ScenarioBuilder()
       .required('origin', from.name, cityAccepted(from))
@@ -209,11 +217,11 @@ const getLocalTime: CatalogueFunction = {
     },
     ['city'],
   ),
-  sample(rng) {
-    const city = rng.pick(CITIES);
+  sample(rng, split) {
+    const city = rng.pick(CITIES[split]);
     const format = maybe(rng, () => '12h');
     const extras = format === null ? '' : rng.pick([' in 12-hour format', ' (12h clock)']);
-    const request = phrase(rng, ['What time is it in {city} now{extras}?', 'Tell me the local time in {city}{extras}.', 'Check the current time in {city}{extras}.'], {
+    const request = phrase(rng, split, ['What time is it in {city} now{extras}?', 'Tell me the local time in {city}{extras}.', 'What is the clock showing in {city}{extras}?', 'Check the current time in {city}{extras}.', 'Give me the current hour in {city}{extras}.'], {
       city: city.name,
       extras,
     });
@@ -223,7 +231,7 @@ const getLocalTime: CatalogueFunction = {
     const hour = rng.int(0, 23);
     const minute = String(rng.int(0, 59)).padStart(2, '0');
     const time = args.format === '12h' ? `${hour % 12 === 0 ? 12 : hour % 12}:${minute} ${hour < 12 ? 'AM' : 'PM'}` : `${String(hour).padStart(2, '0')}:${minute}`;
-    const timezone = CITIES.find((c) => c.name.toLowerCase() === String(args.city).toLowerCase())?.timezone ?? 'UTC';
+    const timezone = ALL_CITIES.find((c) => c.name.toLowerCase() === String(args.city).toLowerCase())?.timezone ?? 'UTC';
     return { city: args.city, time, timezone };
   },
 };

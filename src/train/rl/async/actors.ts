@@ -7,7 +7,7 @@
 import { routingFamily } from '../../../envs/functionCalling/family';
 import type { EnvFamily, EpisodeLimits, TaskBase } from '../../../envs/types';
 import { familyByName } from '../../../data/families';
-import { mixSeeds } from '../../../eval/seeds';
+import { mixSeeds } from '../../../util/seeds';
 import type { GpuRuntime } from '../../../gpu/runtime';
 import type { ModelConfig } from '../../../model/config';
 import { GpuWeights } from '../../../model/weights';

@@ -11,7 +11,7 @@
 // costs only that job's episodes: the actor is terminated and replaced by a fresh one holding the
 // latest weights, the slot's tasks are handed out again, and async/restarts and
 // async/lost_episodes say so.
-import { mixSeeds } from '../../../eval/seeds';
+import { mixSeeds } from '../../../util/seeds';
 import { buildStepRecord, type RlStepRecord } from '../rlMetrics';
 import { checkGroupSizes, type RlLoopConfig } from '../rlLoop';
 import { learningRate } from '../../schedule';
