@@ -1,12 +1,14 @@
 // `npm run build-vocab [-- --check] [--seed S] [--expert N] [--random N] [--format-breaking N]`:
 // rebuilds the kept-id list of the trimmed Qwen3 vocabulary (src/tokenizer/vocab/qwen3-trimmed.json)
-// from train-split text of every family, and prints V' and how much train and unseen
-// (held-out split) text it covers without splitting Qwen3 tokens. Writes a new version only when
+// from train-split text of every task set, and prints V' and how much train (another seed),
+// validation and test text it covers without splitting Qwen3 tokens. Writes a new version only when
 // the ids changed; --check only compares (exit 1 when the file is out of date).
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { CORPUS_FAMILY_NAMES, type TaskSplit } from '../src/data/episodeCorpus';
+import { taskSetName } from '../src/data/episodeCorpus';
+import { TASK_SETS } from '../src/envs/taskSets';
+import { SPLITS } from '../src/envs/splits';
 import { addCoverage, buildKeptIds, corpusTexts, DEFAULT_VOCAB_BUILD, emptyCoverage, type Coverage } from '../src/data/trimmedVocabBuild';
 import { PRESETS } from '../src/model/config';
 import { loadQwen3Files } from '../src/tokenizer/qwen3Source';
@@ -29,7 +31,7 @@ function int(name: string, value: string | undefined, fallback: number): number 
 const pct = (part: number, whole: number) => `${((100 * part) / Math.max(1, whole)).toFixed(3)} %`;
 
 function coverageLine(label: string, c: Coverage): string {
-  return `${label.padEnd(46)} ${String(c.bytes).padStart(9)} B  kept-token bytes ${pct(c.keptBytes, c.bytes).padStart(9)}  trimmed/Qwen3 tokens ${(c.trimmedTokens / Math.max(1, c.qwen3Tokens)).toFixed(4)}`;
+  return `${label.padEnd(48)} ${String(c.bytes).padStart(9)} B  kept-token bytes ${pct(c.keptBytes, c.bytes).padStart(9)}  trimmed/Qwen3 tokens ${(c.trimmedTokens / Math.max(1, c.qwen3Tokens)).toFixed(4)}`;
 }
 
 /** The file as JSON with 16 ids a line (readable diffs when the list changes). */
@@ -38,6 +40,28 @@ function formatVocabFile(file: TrimmedVocabFile): string {
   const lines: string[] = [];
   for (let i = 0; i < file.qwen3Ids.length; i += 16) lines.push(`    ${file.qwen3Ids.slice(i, i + 16).join(', ')}`);
   return `${head},\n  "qwen3Ids": [\n${lines.join(',\n')}\n  ]\n}\n`;
+}
+
+function parsesNow(path: string): boolean {
+  try {
+    parseTrimmedVocab(JSON.parse(readFileSync(path, 'utf8')));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The list in the repo, if any; one in an older format still gives its ids and version (the next version is written). */
+function readPrevious(path: string): Pick<TrimmedVocabFile, 'version' | 'qwen3Ids'> | undefined {
+  if (!existsSync(path)) return undefined;
+  const raw = JSON.parse(readFileSync(path, 'utf8')) as Partial<TrimmedVocabFile>;
+  try {
+    return parseTrimmedVocab(raw);
+  } catch (e) {
+    if (typeof raw.version !== 'number' || !Array.isArray(raw.qwen3Ids)) throw e;
+    console.log(`note: ${path} is in an older format (${e instanceof Error ? e.message : String(e)}); comparing its ids`);
+    return { version: raw.version, qwen3Ids: raw.qwen3Ids };
+  }
 }
 
 async function main(): Promise<number> {
@@ -66,39 +90,41 @@ async function main(): Promise<number> {
   const tok = new TrimmedQwen3Tokenizer(json, config, build.qwen3Ids);
   console.log(`V' = ${tok.usedIds} kept Qwen3 ids (${tok.vocabSize} rows padded to a multiple of 8) from ${(build.source.corpusBytes / 1e6).toFixed(1)} MB of train text, seed ${opts.seed}`);
 
-  // Coverage: the build corpus itself, other train instances (seed 1) and the held-out split, expert episodes.
-  const splits: [string, TaskSplit, number][] = [['train (seed 1, not in the corpus)', 'train', 1], ['held-out split', 'heldout', 1]];
-  for (const [label, split, seed] of splits) {
+  // Coverage of expert episodes the list was not built from: train tasks of another seed, and the
+  // validation and test splits (unseen values, phrasings, users, templates and tools).
+  for (const split of SPLITS) {
     const all = emptyCoverage();
-    for (const name of CORPUS_FAMILY_NAMES) {
+    for (const set of TASK_SETS.filter((t) => t.splits.includes(split))) {
       const c = emptyCoverage();
-      for await (const text of corpusTexts(name, split, seed, { expert: coverageN })) addCoverage(c, tok, text);
-      console.log(coverageLine(`${label} ${name}`, c));
+      for await (const text of corpusTexts(set, split, 1, { expert: coverageN })) addCoverage(c, tok, text);
+      console.log(coverageLine(`${split} ${taskSetName(set)}`, c));
       for (const k of Object.keys(all) as (keyof Coverage)[]) all[k] += c[k];
     }
-    console.log(coverageLine(`${label} all (n = ${coverageN}/family)`, all));
+    console.log(coverageLine(`${split} all (seed 1, n = ${coverageN}/set)`, all));
   }
 
-  const previous: TrimmedVocabFile | undefined = existsSync(out) ? parseTrimmedVocab(JSON.parse(readFileSync(out, 'utf8'))) : undefined;
+  const previous = readPrevious(out);
   const same = previous !== undefined && previous.qwen3Ids.length === build.qwen3Ids.length && previous.qwen3Ids.every((id, i) => id === build.qwen3Ids[i]);
   const presetSize = PRESETS['nano-q'].vocabSize;
   if (paddedVocabSize(build.qwen3Ids.length) !== presetSize) {
     console.log(`note: the nano-q / tiny-q presets have vocabSize ${presetSize}; this list needs ${paddedVocabSize(build.qwen3Ids.length)} (TRIMMED_QWEN3_VOCAB_SIZE in src/model/config.ts)`);
   }
-  if (same) {
+  if (same && parsesNow(out)) {
     console.log(`${out} is up to date (version ${previous.version}) · ${((Date.now() - started) / 1000).toFixed(0)} s`);
     return 0;
   }
-  if (previous) {
+  if (previous && !same) {
     const old = new Set(previous.qwen3Ids);
     const now = new Set(build.qwen3Ids);
     console.log(`the ids changed: +${build.qwen3Ids.filter((id) => !old.has(id)).length} −${previous.qwen3Ids.filter((id) => !now.has(id)).length} against version ${previous.version}`);
   }
   if (values.check) {
-    console.log(`--check: ${out} is out of date; run npm run build-vocab to write version ${(previous?.version ?? 0) + 1} (models trained with the old list need the old file)`);
+    console.log(`--check: ${out} is out of date; run npm run build-vocab to rewrite it${same ? ' (same ids, new file format)' : ` as version ${(previous?.version ?? 0) + 1} (models trained with the old list need the old file)`}`);
     return 1;
   }
-  const file: TrimmedVocabFile = { format: TRIMMED_VOCAB_FORMAT, version: (previous?.version ?? 0) + 1, source: build.source, qwen3Ids: build.qwen3Ids };
+  // Same ids in an older file format keep their version: it is the same vocabulary.
+  const version = same ? previous.version : (previous?.version ?? 0) + 1;
+  const file: TrimmedVocabFile = { format: TRIMMED_VOCAB_FORMAT, version, source: build.source, qwen3Ids: build.qwen3Ids };
   writeFileSync(out, formatVocabFile(file));
   console.log(`wrote ${out} (version ${file.version}) · ${((Date.now() - started) / 1000).toFixed(0)} s`);
   return 0;

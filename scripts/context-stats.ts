@@ -1,18 +1,19 @@
-// `npm run context-stats [-- --n 200] [--seed 1] [--split train] [--json FILE]`: tokens and turns per
-// verified expert episode, per family (routing, BFCL-style mix, service, coding) × tokenizer (byte,
+// `npm run context-stats [-- --n 200] [--seed 1] [--split train|validation|test] [--json FILE]`: tokens
+// and turns per verified expert episode, per task set (route4, BFCL-style mix, retail, coding) × tokenizer (byte,
 // trimmed Qwen3, full Qwen3) × tool rendering (compact, full JSON); then per category with the
 // small presets' pairings, and how many episodes fit each preset's context. Markdown on stdout.
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { contextRows, episodeTokens, formatBudgetRow, formatContextTable, type ContextRow } from '../src/data/contextStats';
-import { CORPUS_FAMILY_NAMES, corpusEpisodes, type TaskSplit } from '../src/data/episodeCorpus';
+import { CONTEXT_TASK_SETS, corpusEpisodes } from '../src/data/episodeCorpus';
+import { isSplit } from '../src/envs/splits';
 import type { Episode } from '../src/eval/rollout';
 import { PRESETS, type PresetName } from '../src/model/config';
 import { tokenizerForModel } from '../src/tokenizer/tokenizerForModel';
 import { toolRenderingFor } from '../src/tokenizer/compactTools';
 import type { Tokenizer } from '../src/tokenizer/types';
 
-const USAGE = 'usage: npm run context-stats -- [--n 200] [--seed 1] [--split train] [--json FILE]';
+const USAGE = 'usage: npm run context-stats -- [--n 200] [--seed 1] [--split train|validation|test] [--json FILE]';
 
 function fail(message: string): never {
   console.error(`context-stats: ${message}\n${USAGE}`);
@@ -29,7 +30,8 @@ async function main(): Promise<void> {
   const seed = Number(values.seed ?? 1);
   if (!Number.isInteger(n) || n < 1) fail(`--n must be a positive integer, got ${values.n}`);
   if (!Number.isInteger(seed)) fail(`--seed must be an integer, got ${values.seed}`);
-  const split = (values.split ?? 'train') as TaskSplit;
+  const split = values.split ?? 'train';
+  if (!isSplit(split)) fail(`--split must be train, validation or test, got ${split}`);
   const started = Date.now();
 
   const tokenizers: Tokenizer[] = [
@@ -38,11 +40,11 @@ async function main(): Promise<void> {
     await tokenizerForModel(PRESETS['qwen3-0.6b']),
   ];
   const episodes = new Map<string, Episode[]>();
-  for (const name of CORPUS_FAMILY_NAMES) episodes.set(name, await corpusEpisodes(name, { split, seed, n, policy: 'expert' }));
+  for (const { label, set } of CONTEXT_TASK_SETS) episodes.set(label, await corpusEpisodes(set, { split, seed, n, policy: 'expert' }));
 
   const rows: ContextRow[] = [];
   for (const [name, eps] of episodes) rows.push(...contextRows(name, eps, tokenizers, ['compact', 'json']));
-  console.log(`Expert episodes (verified, as SFT data), ${split} split, seed ${seed}, n = ${n} per family; tokens as encodeConversation counts them.\n`);
+  console.log(`Expert episodes (verified, as SFT data), ${split} split, seed ${seed}, n = ${n} per task set; tokens as encodeConversation counts them.\n`);
   console.log(formatContextTable(rows));
 
   // Per category, with the rendering each tokenizer's presets use.
@@ -63,13 +65,14 @@ async function main(): Promise<void> {
 
   // Which presets hold a whole episode.
   console.log('\nWhole episodes within the preset context (maxPositionEmbeddings), with the preset tool rendering:\n');
-  console.log('| preset | context | ' + CORPUS_FAMILY_NAMES.join(' | ') + ' |');
-  console.log('|---|---:|' + CORPUS_FAMILY_NAMES.map(() => '---:').join('|') + '|');
+  const labels = CONTEXT_TASK_SETS.map((c) => c.label);
+  console.log('| preset | context | ' + labels.join(' | ') + ' |');
+  console.log('|---|---:|' + labels.map(() => '---:').join('|') + '|');
   for (const preset of ['nano', 'tiny', 'nano-q', 'tiny-q', 'small'] as PresetName[]) {
     const cfg = PRESETS[preset];
     const tok = tokenizers.find((t) => t.kind === cfg.tokenizer);
     if (!tok) continue;
-    const cells = CORPUS_FAMILY_NAMES.map((name) => {
+    const cells = labels.map((name) => {
       const eps = episodes.get(name) ?? [];
       const fit = eps.filter((e) => episodeTokens(tok, e, toolRenderingFor(tok.kind)) <= cfg.maxPositionEmbeddings).length;
       return `${fit}/${eps.length}`;

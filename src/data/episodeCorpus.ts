@@ -1,44 +1,45 @@
-// Episodes of the task families as the model sees them, for the trimmed vocabulary (npm run
-// build-vocab: train split only) and the context measurements (npm run context-stats):
+// Episodes of the task sets (src/envs/taskSets.ts) as the model sees them, for the trimmed
+// vocabulary (npm run build-vocab: train split only) and the context measurements (npm run context-stats):
 //   expert          — verified expert episodes, kept by synth's rejection filter (the SFT data);
 //   random          — a seeded random agent (baselinePolicies): the environments' replies to wrong
 //                     tools, bad arguments and chatter, which RL rollouts read;
 //   format-breaking — malformed calls every turn: the environments' format-error observations.
 // Each episode is rendered turn by turn exactly as encodeConversation tokenises it, with the tools
 // in either rendering (compact lines or Qwen3's JSON block).
-import { codingFamily } from '../envs/coding/index';
-import { functionCallingFamily, routingFamily } from '../envs/functionCalling/index';
-import { serviceFamily } from '../envs/service/index';
 import type { ChatMessage, EnvFamily, Policy, TaskBase, ToolSpec } from '../envs/types';
+import type { Split } from '../envs/splits';
+import { TASK_SETS, taskSet, type TaskSet } from '../envs/taskSets';
 import { formatBreakingPolicy, randomPolicy } from '../eval/baselinePolicies';
 import { runEpisode, type Episode } from '../eval/rollout';
-import { hashString, mixSeeds } from '../eval/seeds';
 import { conversationSegments, type ChatSegment } from '../tokenizer/chatSegments';
 import { withToolRendering, type ToolRendering } from '../tokenizer/compactTools';
+import { hashString, mixSeeds } from '../util/seeds';
 import { DEFAULT_ATTEMPTS_PER_CONVERSATION, rejectionReason } from './synth';
 
-/** The task sets measured: routing (four short tools) and the BFCL-style mix are both function calling. */
-export const CORPUS_FAMILY_NAMES = ['routing', 'function-calling', 'service', 'coding'] as const;
-export type CorpusFamilyName = (typeof CORPUS_FAMILY_NAMES)[number];
+export type { Split } from '../envs/splits';
 
-const FAMILIES: Record<CorpusFamilyName, EnvFamily> = {
-  routing: routingFamily as EnvFamily,
-  'function-calling': functionCallingFamily as EnvFamily,
-  service: serviceFamily as EnvFamily,
-  coding: codingFamily as EnvFamily,
-};
-
-export function corpusFamily(name: CorpusFamilyName): EnvFamily {
-  return FAMILIES[name];
+/** A task set's name in tables and logs: family/level. */
+export function taskSetName(set: TaskSet): string {
+  return `${set.family}/${set.level}`;
 }
 
-/** A split as the families' task generators name it. */
-export type TaskSplit = Parameters<EnvFamily['generateTask']>[2];
+/** The task sets the trimmed vocabulary is built from: every set that has a train split. */
+export function trainTaskSets(): TaskSet[] {
+  return TASK_SETS.filter((s) => s.splits.includes('train'));
+}
+
+/** The task sets the context table reports, with their row names: routing and the BFCL-style mix are both function calling. */
+export const CONTEXT_TASK_SETS: readonly { label: string; set: TaskSet }[] = [
+  { label: 'routing (route4)', set: taskSet('function-calling', 'route4') },
+  { label: 'BFCL-style mix', set: taskSet('function-calling', 'bfcl') },
+  { label: 'service', set: taskSet('service', 'retail') },
+  { label: 'coding', set: taskSet('coding', 'functions') },
+];
 
 export type CorpusPolicy = 'expert' | 'random' | 'format-breaking';
 
 export interface CorpusOptions {
-  split: TaskSplit;
+  split: Split;
   /** Seed of the task stream: task i is generateTask(seed, i, split). */
   seed: number;
   /** Episodes wanted (expert: accepted ones; at most DEFAULT_ATTEMPTS_PER_CONVERSATION·n tasks are tried). */
@@ -52,9 +53,10 @@ function policyFor(family: EnvFamily, task: TaskBase, kind: CorpusPolicy, seed: 
 }
 
 /** Episodes of tasks 0, 1, … of `split`; expert episodes pass synth's rejection filter (full reward, success). */
-export async function corpusEpisodes(name: CorpusFamilyName, opts: CorpusOptions): Promise<Episode[]> {
-  const family = FAMILIES[name];
-  const salt = hashString(`${family.name}/${opts.policy}`);
+export async function corpusEpisodes(set: TaskSet, opts: CorpusOptions): Promise<Episode[]> {
+  if (!set.splits.includes(opts.split)) throw new Error(`corpus: ${taskSetName(set)} has no ${opts.split} split (it has ${set.splits.join(', ')})`);
+  const family = set.envFamily;
+  const salt = hashString(`${taskSetName(set)}/${opts.policy}`);
   const maxAttempts = opts.policy === 'expert' ? Math.ceil(opts.n * DEFAULT_ATTEMPTS_PER_CONVERSATION) : opts.n;
   const out: Episode[] = [];
   for (let i = 0; out.length < opts.n && i < maxAttempts; i++) {
@@ -63,7 +65,7 @@ export async function corpusEpisodes(name: CorpusFamilyName, opts: CorpusOptions
     const episode = await runEpisode(family, task, policyFor(family, task, opts.policy, seed), { seed });
     if (opts.policy !== 'expert' || rejectionReason(episode) === null) out.push(episode);
   }
-  if (out.length < opts.n) throw new Error(`corpus: ${name} kept ${out.length} of ${opts.n} ${opts.policy} episodes on ${opts.split} after ${maxAttempts} tasks; the expert fails too often (see npm run synth)`);
+  if (out.length < opts.n) throw new Error(`corpus: ${taskSetName(set)} kept ${out.length} of ${opts.n} ${opts.policy} episodes on ${opts.split} after ${maxAttempts} tasks; the expert fails too often (see npm run synth)`);
   return out;
 }
 

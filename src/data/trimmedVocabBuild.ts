@@ -1,27 +1,28 @@
 // Builds the kept-id list of the trimmed Qwen3 vocabulary (npm run build-vocab) and measures how
-// much text it covers. The corpus is train-split text only: every family's verified expert episodes
+// much text it covers. The corpus is train-split text only: every task set's verified expert episodes
 // (system prompts, tool schemas in both renderings, tool results, simulated-user turns, the
 // expert's own turns) plus random and format-breaking agents' episodes (the environments' error
 // replies). Every Qwen3 id that text uses is kept, with the 256 byte tokens and the chat specials.
 import type { TrimmedQwen3Tokenizer } from '../tokenizer/trimmedQwen3Tokenizer';
 import type { TrimmedVocabSource } from '../tokenizer/trimmedVocab';
-import { CORPUS_FAMILY_NAMES, corpusEpisodes, renderedSegments, type CorpusFamilyName, type CorpusPolicy, type TaskSplit } from './episodeCorpus';
+import type { TaskSet } from '../envs/taskSets';
+import { corpusEpisodes, renderedSegments, taskSetName, trainTaskSets, type CorpusPolicy, type Split } from './episodeCorpus';
 
 export interface VocabBuildOptions {
   /** Seed of the train task streams. */
   seed: number;
-  /** Episodes per family and policy. */
+  /** Episodes per task set and policy. */
   episodes: Record<CorpusPolicy, number>;
 }
 
 /** The committed list's settings: ~4 000 ids; more episodes add few (see README "Context: tokens per episode"). */
 export const DEFAULT_VOCAB_BUILD: VocabBuildOptions = { seed: 7, episodes: { expert: 1000, random: 100, 'format-breaking': 10 } };
 
-/** Every text (segment) of `split` episodes of a family, both tool renderings, for every policy with a count. */
-export async function* corpusTexts(name: CorpusFamilyName, split: TaskSplit, seed: number, episodes: Partial<Record<CorpusPolicy, number>>): AsyncGenerator<string> {
+/** Every text (segment) of `split` episodes of a task set, both tool renderings, for every policy with a count. */
+export async function* corpusTexts(set: TaskSet, split: Split, seed: number, episodes: Partial<Record<CorpusPolicy, number>>): AsyncGenerator<string> {
   for (const [policy, n] of Object.entries(episodes) as [CorpusPolicy, number][]) {
     if (!n) continue;
-    for (const ep of await corpusEpisodes(name, { split, seed, n, policy })) {
+    for (const ep of await corpusEpisodes(set, { split, seed, n, policy })) {
       for (const rendering of ['compact', 'json'] as const) yield* renderedSegments(ep.messages, ep.tools, rendering);
     }
   }
@@ -41,18 +42,19 @@ export async function buildKeptIds(qwen3Encode: (text: string) => number[], requ
   const ids = new Set<number>(required);
   const encoder = new TextEncoder();
   let corpusBytes = 0;
-  for (const name of CORPUS_FAMILY_NAMES) {
+  const sets = trainTaskSets();
+  for (const set of sets) {
     const before = ids.size;
-    for await (const text of corpusTexts(name, 'train', opts.seed, opts.episodes)) {
+    for await (const text of corpusTexts(set, 'train', opts.seed, opts.episodes)) {
       corpusBytes += encoder.encode(text).length;
       for (const id of qwen3Encode(text)) ids.add(id);
     }
-    log(`${name}: +${ids.size - before} ids (${ids.size} kept)`);
+    log(`${taskSetName(set)}: +${ids.size - before} ids (${ids.size} kept)`);
   }
-  const episodes = Object.fromEntries(Object.entries(opts.episodes).map(([policy, n]) => [policy, n * CORPUS_FAMILY_NAMES.length]));
+  const episodes = Object.fromEntries(Object.entries(opts.episodes).map(([policy, n]) => [policy, n * sets.length]));
   return {
     qwen3Ids: [...ids].sort((a, b) => a - b),
-    source: { command: 'npm run build-vocab', seed: opts.seed, split: 'train', episodes, corpusBytes },
+    source: { command: 'npm run build-vocab', seed: opts.seed, split: 'train', taskSets: sets.map(taskSetName), episodes, corpusBytes },
   };
 }
 

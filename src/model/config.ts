@@ -44,7 +44,7 @@ export const BYTE_VOCAB_SIZE = 272;
  * Trimmed Qwen3 vocabulary (src/tokenizer/vocab/qwen3-trimmed.json, npm run build-vocab): the Qwen3
  * ids the train corpus uses + 256 byte tokens + chat specials, padded to a multiple of 8.
  */
-export const TRIMMED_QWEN3_VOCAB_SIZE = 4400;
+export const TRIMMED_QWEN3_VOCAB_SIZE = 4744;
 
 export const PRESETS: Record<PresetName, ModelConfig> = {
   // < 1 M parameters: trains on the CPU adapters (SwiftShader / llvmpipe) in minutes.
@@ -53,12 +53,12 @@ export const PRESETS: Record<PresetName, ModelConfig> = {
     numHeads: 4, numKvHeads: 2, headDim: 24, rmsNormEps: 1e-6, ropeTheta: 10000,
     maxPositionEmbeddings: 512, tieWordEmbeddings: true, tokenizer: 'byte',
   },
-  // nano with the trimmed Qwen3 vocabulary: ~4× fewer tokens per episode than bytes; context for a
-  // whole service episode (README "Context: tokens per episode").
+  // nano with the trimmed Qwen3 vocabulary: ~3.5× fewer tokens per episode than bytes; 6 144 positions
+  // hold every measured episode (service test split ≤ 4 390, JSON tools ≤ 5 548; README "Context: tokens per episode").
   'nano-q': {
     vocabSize: TRIMMED_QWEN3_VOCAB_SIZE, hiddenSize: 96, intermediateSize: 256, numLayers: 4,
     numHeads: 4, numKvHeads: 2, headDim: 24, rmsNormEps: 1e-6, ropeTheta: 10000,
-    maxPositionEmbeddings: 4096, tieWordEmbeddings: true, tokenizer: 'qwen3-trimmed',
+    maxPositionEmbeddings: 6144, tieWordEmbeddings: true, tokenizer: 'qwen3-trimmed',
   },
   // ~5 M parameters: desktop GPUs.
   tiny: {
@@ -70,7 +70,7 @@ export const PRESETS: Record<PresetName, ModelConfig> = {
   'tiny-q': {
     vocabSize: TRIMMED_QWEN3_VOCAB_SIZE, hiddenSize: 256, intermediateSize: 768, numLayers: 6,
     numHeads: 8, numKvHeads: 4, headDim: 32, rmsNormEps: 1e-6, ropeTheta: 10000,
-    maxPositionEmbeddings: 4096, tieWordEmbeddings: true, tokenizer: 'qwen3-trimmed',
+    maxPositionEmbeddings: 6144, tieWordEmbeddings: true, tokenizer: 'qwen3-trimmed',
   },
   // ~30 M parameters: desktop GPUs.
   small: {

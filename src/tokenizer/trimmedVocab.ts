@@ -13,7 +13,9 @@ const sourceSchema = z.object({
   seed: z.number().int(),
   /** Split the text came from: always 'train'. */
   split: z.literal('train'),
-  /** Per family: episodes rendered (expert, random, format-breaking) into the corpus. */
+  /** Task sets (family/level) whose train split the text came from. */
+  taskSets: z.array(z.string()),
+  /** Episodes rendered into the corpus per policy (expert, random, format-breaking), all task sets together. */
   episodes: z.record(z.string(), z.number().int().nonnegative()),
   /** Corpus size in UTF-8 bytes (both tool renderings). */
   corpusBytes: z.number().int().nonnegative(),
