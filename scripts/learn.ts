@@ -16,7 +16,7 @@ import { loadLatestCheckpoint } from '../src/storage/checkpoint';
 import { DiskBackend } from '../src/storage/diskBackend';
 import { tokenizerIdentity } from '../src/storage/format';
 import { type ResumePoint, type RunDescription, resumeFrom, rlAutosave, sftAutosave } from '../src/storage/resume';
-import { ByteTokenizer } from '../src/tokenizer';
+import { tokenizerForModel } from '../src/tokenizer';
 import { routingRecipe, runRoutingLearning } from '../src/pipeline/routingRecipe';
 import { LEARN_USAGE, parseLearnArgs } from './lib/learnArgs';
 
@@ -43,7 +43,7 @@ async function main(): Promise<number> {
   const saveDir = args.save && !args.save.endsWith('.safetensors') ? args.save : undefined;
   const metrics: { sft: SftMetrics[]; rl: RlStepRecord[] } = { sft: [], rl: [] };
   const model = PRESETS[args.preset];
-  const tokenizer = await tokenizerIdentity(new ByteTokenizer());
+  const tokenizer = await tokenizerIdentity(await tokenizerForModel(model));
   let point: ResumePoint | undefined;
   if (args.resume) {
     const latest = await loadLatestCheckpoint(new DiskBackend(args.resume), { preset: args.preset, tokenizer, model });
