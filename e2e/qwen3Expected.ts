@@ -7,6 +7,8 @@ import { readFileSync } from 'node:fs';
 import type { ChatMessage, ToolSpec } from '../src/envs/types';
 import { encodeConversation, renderChatTemplate, type EncodeOptions, type TemplateOptions, type TokenSequence } from '../src/tokenizer';
 import { qwen3TokenizerFromDisk } from '../src/tokenizer/qwen3TokenizerNode';
+import { loadTrimmedQwen3Tokenizer } from '../src/tokenizer/tokenizerForModel';
+import type { TrimmedQwen3Tokenizer } from '../src/tokenizer/trimmedQwen3Tokenizer';
 
 export interface ExpectedRequest {
   /** Texts to encode. */
@@ -19,17 +21,20 @@ export interface ExpectedRequest {
 
 export interface ExpectedResult {
   ids: number[][];
+  /** The same texts with the trimmed Qwen3 tokenizer (nano-q). */
+  trimmedIds: number[][];
   renders: string[];
   conversations: TokenSequence[];
 }
 
-function expected(req: ExpectedRequest): ExpectedResult {
+function expected(req: ExpectedRequest, trimmed: TrimmedQwen3Tokenizer): ExpectedResult {
   const tok = qwen3TokenizerFromDisk();
   return {
     ids: req.texts.map((t) => tok.encode(t)),
+    trimmedIds: req.texts.map((t) => trimmed.encode(t)),
     renders: req.renders.map((r) => renderChatTemplate(r.messages, r.tools, r.opts)),
     conversations: req.conversations.map((c) => encodeConversation(tok, c.messages, c.tools, c.opts)),
   };
 }
 
-process.stdout.write(JSON.stringify(expected(JSON.parse(readFileSync(0, 'utf8')) as ExpectedRequest)));
+process.stdout.write(JSON.stringify(expected(JSON.parse(readFileSync(0, 'utf8')) as ExpectedRequest, await loadTrimmedQwen3Tokenizer())));

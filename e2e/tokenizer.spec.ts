@@ -107,6 +107,20 @@ test('encode and decode non-ASCII text: the same ids as Node, and a round trip (
   expect(node.ids[0].length).toBeGreaterThan(5); // a real encoding, not an empty one on both sides
 });
 
+test('the trimmed Qwen3 tokenizer (nano-q) in the page: Node\'s ids, exact round trips (no NFC), Qwen3 ids that Qwen3 decodes to the text', async () => {
+  const info = await page.evaluate(() => window.tokenizerTest.loadTrimmed());
+  expect(info.kind).toBe('qwen3-trimmed');
+  expect(info.vocabSize % 8).toBe(0);
+  expect(info.usedIds).toBeGreaterThan(4000);
+  const results = await page.evaluate((texts) => window.tokenizerTest.trimmedRoundTrips(texts), ROUND_TRIP_TEXTS);
+  ROUND_TRIP_TEXTS.forEach((text, i) => {
+    expect(results[i].ids, text).toEqual(node.trimmedIds[i]);
+    expect(results[i].back, text).toBe(text);
+    expect(results[i].qwen3Back, text).toBe(text);
+  });
+  expect(results[1].ids.length).toBeGreaterThan(node.ids[1].length); // CJK is not in the corpus: split into kept pieces
+});
+
 test('the chat template with tools renders as Python jinja2 (goldens) and as Node', async () => {
   const rendered = await page.evaluate((goldens) => goldens.map((g) => window.tokenizerTest.render(
     g.messages, g.tools, { addGenerationPrompt: g.addGenerationPrompt, enableThinking: g.enableThinking })), GOLDENS);

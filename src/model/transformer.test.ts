@@ -7,7 +7,7 @@ import { referenceLoss } from '../reference/model';
 import { relativeError } from '../reference/ops/finiteDiff';
 import { Rng } from '../util/rng';
 import { planActivations, planBackwardScratch, releaseActivations, releaseBackwardScratch } from './activations';
-import type { ModelConfig } from './config';
+import { TRIMMED_QWEN3_VOCAB_SIZE, type ModelConfig } from './config';
 import { parameterTable } from './parameters';
 import { supervisedLoss, supervisedStep } from './trainStep';
 import { GpuWeights } from './weights';
@@ -33,6 +33,7 @@ describe.each(TEST_ADAPTERS)('Qwen3 transformer on %s vs float64 reference', (ad
   it.each([
     ['tied embeddings', TINY, false],
     ['untied head, GQA ratio 4, packed segments', { ...TINY, numHeads: 8, numKvHeads: 2, tieWordEmbeddings: false }, true],
+    ['trimmed Qwen3 vocabulary (nano-q/tiny-q V)', { ...TINY, vocabSize: TRIMMED_QWEN3_VOCAB_SIZE, tokenizer: 'qwen3-trimmed' }, false],
   ] as const)(`%s: loss, logits and every gradient, rel err ≤ ${TOL}`, async (_name, cfg, packed) => {
     const rt = await testRuntime(adapter);
     const rng = new Rng(99);

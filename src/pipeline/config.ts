@@ -10,7 +10,7 @@ import { TASK_FAMILY_NAMES } from '../envs/familyNames';
 /** Config format version; bumped when a saved config (checkpoint, share link) would mean something else. */
 export const PIPELINE_CONFIG_VERSION = 1;
 
-export const PIPELINE_PRESETS = ['nano', 'tiny', 'small', 'qwen3-0.6b'] as const;
+export const PIPELINE_PRESETS = ['nano', 'tiny', 'small', 'nano-q', 'tiny-q', 'qwen3-0.6b'] as const;
 
 /** The evaluation splits: tune on validation, report test. */
 export const EVAL_SPLITS = ['validation', 'test'] as const;

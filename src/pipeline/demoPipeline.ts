@@ -19,7 +19,8 @@ import type { PipelineConfig } from './config';
 import type { Rate } from '../eval/report';
 import type { EvalSummary } from './evalSummary';
 import { learningConfig, ROUTING_LEARNING } from './presets';
-import { rolloutConfig, runPipeline, tokenizerFor, trainingShape } from './runner';
+import { rolloutConfig, runPipeline, trainingShape } from './runner';
+import { tokenizerForModel } from '../tokenizer';
 
 export interface DemoOptions {
   /** Model shape and seeded init (ignored for the shape when `initial` is given). */
@@ -232,6 +233,6 @@ export async function runDemo(rt: GpuRuntime, opts: DemoOptions, emit: (e: DemoE
 async function sampleEpisodes(rt: GpuRuntime, w: GpuWeights, cfg: PipelineConfig, k: number): Promise<{ text: string; success: boolean }[]> {
   const family = entryFamily(cfg.tasks[0]);
   const tasks = Array.from({ length: k }, (_, i) => family.generateTask(cfg.seed, i, 'test'));
-  const trajs = await rolloutBatch({ family, tasks, tokenizer: tokenizerFor(w.cfg), generator: modelTurnGenerator(rt, w, GREEDY), config: rolloutConfig(cfg, 1, 0), seed: cfg.seed, policyVersion: 0 });
+  const trajs = await rolloutBatch({ family, tasks, tokenizer: await tokenizerForModel(w.cfg), generator: modelTurnGenerator(rt, w, GREEDY), config: rolloutConfig(cfg, 1, 0), seed: cfg.seed, policyVersion: 0 });
   return trajs.map((t) => ({ text: t.messages.filter((m) => m.role !== 'system').map((m) => `${m.role}: ${m.content}`).join('\n'), success: t.success }));
 }

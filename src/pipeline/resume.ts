@@ -8,7 +8,7 @@ import { loadLatestCheckpoint } from '../storage/checkpoint';
 import { tokenizerIdentity } from '../storage/format';
 import { type ResumePoint, resumeFrom } from '../storage/resume';
 import type { PipelineConfig } from './config';
-import { tokenizerFor } from './runner';
+import { tokenizerForModel } from '../tokenizer';
 
 export interface PipelineResumeFound {
   point: ResumePoint;
@@ -22,7 +22,7 @@ export interface PipelineResumeFound {
 
 /** The newest complete checkpoint of `cfg`'s run in `store` (a `model` other than the preset's: a loaded one), ready for runPipeline's `resume`; null when the store has none. */
 export async function resumePipeline(rt: GpuRuntime, store: CheckpointBackend, cfg: PipelineConfig, model: ModelConfig = PRESETS[cfg.preset]): Promise<PipelineResumeFound | null> {
-  const latest = await loadLatestCheckpoint(store, { preset: cfg.preset, model, tokenizer: await tokenizerIdentity(tokenizerFor(model)) });
+  const latest = await loadLatestCheckpoint(store, { preset: cfg.preset, model, tokenizer: await tokenizerIdentity(await tokenizerForModel(model)) });
   const notes = [
     ...latest.unfinished.map((u) => `removed an unfinished save (${u.id})`),
     ...latest.skipped.map((s) => `passed over checkpoint ${s.id}: ${s.reason}`),

@@ -9,7 +9,7 @@ import type { GpuRuntime } from '../gpu/runtime';
 import { type ModelConfig, PRESETS } from '../model/config';
 import { GREEDY } from '../model/sampling';
 import { GpuWeights, initialWeights } from '../model/weights';
-import { ByteTokenizer, type Tokenizer } from '../tokenizer';
+import { type Tokenizer, tokenizerForModel } from '../tokenizer';
 import type { EncodedDoc } from '../data/packing';
 import { readChatJsonl } from '../data/chatJsonl';
 import { runAsyncRl } from '../train/rl/async/coordinator';
@@ -85,12 +85,6 @@ export interface PipelineResult {
   weights: GpuWeights;
 }
 
-/** The tokenizer of a model config (byte presets; the Qwen3 tokenizer arrives with the loader of a real model). */
-export function tokenizerFor(cfg: ModelConfig): Tokenizer {
-  if (cfg.tokenizer === 'byte') return new ByteTokenizer();
-  throw new Error(`the pipeline runner trains byte-tokenizer presets (nano, tiny, small) here; preset tokenizer '${cfg.tokenizer}' needs a loaded model with its tokenizer files`);
-}
-
 /** Rollout limits of the config's context at group size G and temperature t. */
 export function rolloutConfig(cfg: PipelineConfig, groupSize: number, temperature: number): RolloutConfig {
   const c = cfg.context;
@@ -163,7 +157,7 @@ export async function runPipeline(rt: GpuRuntime, cfg: PipelineConfig, hooks: Pi
 }
 
 class Run {
-  private readonly tok: Tokenizer;
+  private tok!: Tokenizer; // set by init()
   private readonly family: EnvFamily;
   private readonly log: (line: string) => void;
   private readonly result: Omit<PipelineResult, 'weights'> = { evals: [], sft: [], grpo: [], seconds: [], compute: new ComputeLedger() };
@@ -180,7 +174,6 @@ class Run {
     private readonly hooks: PipelineHooks,
     private readonly opts: PipelineOptions,
   ) {
-    this.tok = tokenizerFor(w.cfg);
     this.family = mixFamily(cfg.tasks);
     this.log = hooks.log ?? (() => {});
     this.resumeStage = -1;
@@ -194,6 +187,7 @@ class Run {
   }
 
   async init(): Promise<void> {
+    this.tok = await tokenizerForModel(this.w.cfg);
     if (this.opts.checkpoints) this.tokenizerId = await tokenizerIdentity(this.tok);
   }
 

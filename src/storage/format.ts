@@ -9,6 +9,7 @@
 // small state of a run (pipeline config, policy version, training state); the metrics so far are a
 // checksummed JSON blob.
 import { z } from 'zod';
+import { TOKENIZER_KINDS, type TokenizerKind } from '../model/config';
 
 export const CHECKPOINT_FORMAT = 'tabforge-checkpoint';
 export const CHECKPOINT_FORMAT_VERSION = 1;
@@ -23,7 +24,7 @@ export const DTYPE_BYTES: Record<TensorDtype, number> = { F32: 4, I32: 4, U32: 4
 
 /** Which tokenizer a model was trained with; a checkpoint is refused under another one. */
 export interface TokenizerIdentity {
-  kind: 'byte' | 'qwen3';
+  kind: TokenizerKind;
   vocabSize: number;
   /** SHA-256 (hex) of the tokenizer's special-token table (see tokenizerIdentity). */
   fingerprint: string;
@@ -109,7 +110,7 @@ const manifestSchema = z.object({
   createdAt: z.string(),
   preset: z.string(),
   model: z.record(z.string(), z.unknown()),
-  tokenizer: z.object({ kind: z.enum(['byte', 'qwen3']), vocabSize: z.number().int().positive(), fingerprint: z.string() }),
+  tokenizer: z.object({ kind: z.enum(TOKENIZER_KINDS), vocabSize: z.number().int().positive(), fingerprint: z.string() }),
   lora: z.record(z.string(), z.unknown()).nullable(),
   pipelineConfig: z.unknown(),
   policyVersion: z.number().int().nonnegative(),
@@ -203,10 +204,14 @@ export function checkExpectation(m: CheckpointManifest, expect: CheckpointExpect
   }
 }
 
-/** The tokenizer identity of a tokenizer: kind, vocabulary size and a SHA-256 of its special tokens. */
-export async function tokenizerIdentity(t: { kind: 'byte' | 'qwen3'; vocabSize: number; specialTokens: Readonly<Record<string, number>> }): Promise<TokenizerIdentity> {
+/**
+ * The tokenizer identity of a tokenizer: kind, vocabulary size and a SHA-256 of its special tokens,
+ * and of its id map to Qwen3 when it has one (a trimmed vocabulary: two kept-id lists of one size differ).
+ */
+export async function tokenizerIdentity(t: { kind: TokenizerKind; vocabSize: number; specialTokens: Readonly<Record<string, number>>; qwen3Ids?: ArrayLike<number> }): Promise<TokenizerIdentity> {
   const specials = Object.entries(t.specialTokens).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  const text = JSON.stringify({ kind: t.kind, vocabSize: t.vocabSize, specials });
+  const qwen3Ids = t.qwen3Ids === undefined ? undefined : Array.from(t.qwen3Ids);
+  const text = JSON.stringify({ kind: t.kind, vocabSize: t.vocabSize, specials, qwen3Ids });
   const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
   return { kind: t.kind, vocabSize: t.vocabSize, fingerprint: hex(new Uint8Array(digest)) };
 }

@@ -14,6 +14,7 @@ const SAMPLES = [
   'CJK 日本語の文章 한국어 中文',
   'combining e\u0301 vs é, a\u0308\u0323, Zalgo z\u0351\u0357\u035b',
   'controls \u0000\t\r\n\u007f end',
+  '\ufeffa leading U+FEFF is text, also after a special: <|im_start|>\ufeff',
   '<|im_start|>user\nhi 😀<|im_end|>\n<tool_call>{"a": 1}</tool_call>',
   'near-specials: <|im_end| <tool_cal <think <<think>> </think',
 ];

@@ -56,7 +56,7 @@ export class ByteTokenizer implements Tokenizer {
 
   decode(ids: readonly number[]): string {
     // A fresh non-fatal decoder per call: invalid UTF-8 becomes U+FFFD, never an exception.
-    const decoder = new TextDecoder('utf-8', { fatal: false });
+    const decoder = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true }); // ignoreBOM: U+FEFF is text, not a mark to drop
     let out = '';
     let bytes: number[] = [];
     const flush = () => {

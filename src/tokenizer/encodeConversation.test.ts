@@ -6,6 +6,7 @@ import { SERVICE_CHAT, SERVICE_TOOLS, WEATHER_ASSISTANT_TEXTS, WEATHER_CHAT, WEA
 import { assistantTurnText, renderConversation } from './chatSegments';
 import { appendAssistantTurn, appendToolResults, encodeConversation, encodePrompt } from './encodeConversation';
 import { qwen3TokenizerFromDisk } from './qwen3TokenizerNode';
+import { loadTrimmedQwen3Tokenizer } from './tokenizerForModel';
 import type { Tokenizer, TokenSequence } from './types';
 
 /** Decoded text of each maximal run of tokens whose mask is `value`. */
@@ -40,6 +41,7 @@ function replay(tok: Tokenizer, messages: ChatMessage[], tools: ToolSpec[], enab
 const tokenizers: [string, Tokenizer][] = [
   ['byte', new ByteTokenizer()],
   ['qwen3', qwen3TokenizerFromDisk()],
+  ['qwen3-trimmed', await loadTrimmedQwen3Tokenizer()],
 ];
 
 describe.each(tokenizers)('encodeConversation (%s tokenizer)', (_name, tok) => {

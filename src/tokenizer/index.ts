@@ -1,4 +1,4 @@
-// Tokenizers (byte-level, Qwen3), the Qwen3 chat format and tool-call parsing.
+// Tokenizers (byte-level, Qwen3, Qwen3 trimmed to the corpus), the Qwen3 chat format and tool-call parsing.
 
 export * from './types';
 export { ByteTokenizer, BYTE_SPECIAL_BASE, BYTE_USED_IDS } from './byteTokenizer';
@@ -11,4 +11,8 @@ export {
 } from './chatSegments';
 export { appendAssistantTurn, appendToolResults, encodeConversation, encodePrompt, type EncodeOptions } from './encodeConversation';
 export * from './toolCalls';
-export { compactToolLines, withCompactTools } from './compactTools';
+export { compactToolLines, toolRenderingFor, withCompactTools, withToolRendering, type ToolRendering } from './compactTools';
+export { TrimmedQwen3Tokenizer, paddedVocabSize } from './trimmedQwen3Tokenizer';
+export { parseTrimmedVocab, type TrimmedVocabFile } from './trimmedVocab';
+export { loadTrimmedQwen3Tokenizer, tokenizerForModel } from './tokenizerForModel';
+export { expandTrimmedModel, expandTrimmedRows, gatherTrimmedRows, VOCAB_TENSOR_NAMES, type TrimmedIdMap } from './trimmedEmbedding';

@@ -1,14 +1,14 @@
-// The tokenizer of a loaded model folder: its own tokenizer.json (+ tokenizer_config.json) when it
-// ships one, else TabForge's bundled Qwen3 tokenizer; checked against the model's vocabulary
+// The tokenizer of a loaded model folder: its own tokenizer.json (+ tokenizer_config.json) when a
+// Qwen3 model ships one, else the preset tokenizer of its kind (./tokenizerForModel); checked against the model's vocabulary
 // (every id the tokenizer can produce must have an embedding row) and the Qwen3 chat format
 // (<|im_start|>, <|im_end|>). Conversations are rendered with Qwen3's chat template and full JSON
 // tool schemas (./chatTemplate); a folder whose template differs gets a warning, not a different format.
 import type { ModelConfig } from '../model/config';
 import type { ModelFileSource } from '../model/modelFiles';
-import { ByteTokenizer } from './byteTokenizer';
 import { QWEN3_CHAT_TEMPLATE } from './chatTemplate';
 import type { Qwen3TokenizerConfig, Qwen3TokenizerJson } from './qwen3Files';
-import { Qwen3Tokenizer, loadQwen3Tokenizer, tokenizerIdCount } from './qwen3Tokenizer';
+import { Qwen3Tokenizer, tokenizerIdCount } from './qwen3Tokenizer';
+import { tokenizerForModel } from './tokenizerForModel';
 import { IM_END, IM_START, type Tokenizer } from './types';
 
 export interface ModelTokenizer {
@@ -41,17 +41,14 @@ export function checkTokenizerMatches(json: Qwen3TokenizerJson, cfg: ModelConfig
 }
 
 /**
- * The tokenizer for a model folder with this config. `bundled` loads the Qwen3 tokenizer files that
- * ship with TabForge (page: loadQwen3Tokenizer; Node: qwen3TokenizerFromDisk) when the folder has none.
+ * The tokenizer for a model folder with this config: a Qwen3 model's own tokenizer.json when the
+ * folder has one (checked), otherwise the preset tokenizer of its kind (tokenizerForModel: byte,
+ * bundled Qwen3, trimmed Qwen3). `preset` replaces that fallback (tests load it from disk).
  */
-export async function tokenizerForModel(src: ModelFileSource, cfg: ModelConfig, bundled: () => Promise<Qwen3Tokenizer> = loadQwen3Tokenizer): Promise<ModelTokenizer> {
-  if (cfg.tokenizer === 'byte') {
-    const tok = new ByteTokenizer();
-    if (cfg.vocabSize < tok.vocabSize) throw new Error(`config.json: vocab_size ${cfg.vocabSize} is smaller than the byte tokenizer's ${tok.vocabSize} tokens`);
-    return { tokenizer: tok, source: 'byte tokenizer', warnings: [] };
-  }
+export async function tokenizerForModelFolder(src: ModelFileSource, cfg: ModelConfig, preset: () => Promise<Tokenizer> = () => tokenizerForModel(cfg)): Promise<ModelTokenizer> {
   const warnings: string[] = [];
-  if (await src.has('tokenizer.json')) {
+  const hasOwn = await src.has('tokenizer.json');
+  if (cfg.tokenizer === 'qwen3' && hasOwn) {
     const what = `tokenizer.json in ${src.where}`;
     const json = parseJson<Qwen3TokenizerJson>(await src.text('tokenizer.json'), what);
     checkTokenizerMatches(json, cfg, what);
@@ -65,10 +62,11 @@ export async function tokenizerForModel(src: ModelFileSource, cfg: ModelConfig, 
     }
     return { tokenizer: new Qwen3Tokenizer(json, config, cfg.vocabSize), source: what, warnings };
   }
-  const tok = await bundled();
+  const tok = await preset();
   if (tok.vocabSize > cfg.vocabSize) {
-    throw new Error(`the model has vocab_size ${cfg.vocabSize} and ships no tokenizer.json; the bundled Qwen3 tokenizer needs ${tok.vocabSize} embedding rows: add the model's tokenizer files to the folder`);
+    throw new Error(`the model has vocab_size ${cfg.vocabSize} and ships no tokenizer.json; the ${cfg.tokenizer} tokenizer needs ${tok.vocabSize} embedding rows: add the model's tokenizer files to the folder`);
   }
-  warnings.push(`no tokenizer.json in ${src.where}: using the bundled Qwen3 tokenizer`);
-  return { tokenizer: tok, source: 'bundled Qwen3 tokenizer', warnings };
+  if (cfg.tokenizer === 'qwen3') warnings.push(`no tokenizer.json in ${src.where}: using the bundled Qwen3 tokenizer`);
+  else if (hasOwn) warnings.push(`tokenizer.json in ${src.where} ignored: config.json says tokenizer '${cfg.tokenizer}'`);
+  return { tokenizer: tok, source: cfg.tokenizer === 'qwen3' ? 'bundled Qwen3 tokenizer' : `${cfg.tokenizer} tokenizer`, warnings };
 }

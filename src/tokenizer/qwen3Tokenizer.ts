@@ -13,7 +13,7 @@ export const QWEN3_VOCAB_SIZE = 151936;
 const EMPTY = new Uint8Array(0);
 
 /** GPT-2's byte → printable-character table that byte-level BPE token strings are written in, inverted. */
-function byteLevelDecoder(): Map<string, number> {
+export function byteLevelDecoder(): Map<string, number> {
   const printable = (b: number) => (b >= 0x21 && b <= 0x7e) || (b >= 0xa1 && b <= 0xac) || (b >= 0xae && b <= 0xff);
   const table = new Map<string, number>();
   let next = 256;

@@ -5,7 +5,8 @@
 import type { Tokenizer } from './types';
 
 export class StreamDecoder {
-  private decoder = new TextDecoder('utf-8', { fatal: false });
+  // ignoreBOM: a leading U+FEFF is text the model wrote, not a byte-order mark to drop.
+  private decoder = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true });
 
   constructor(private readonly tokenizer: Tokenizer) {}
 
@@ -21,7 +22,7 @@ export class StreamDecoder {
   /** Ends the stream: bytes of an unfinished character come out as U+FFFD. The decoder is then reset. */
   flush(): string {
     const out = this.decoder.decode();
-    this.decoder = new TextDecoder('utf-8', { fatal: false });
+    this.decoder = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true });
     return out;
   }
 }

@@ -2,6 +2,8 @@
 // qwen3-0.6b), the special-token strings of the Qwen3 chat format, and the token sequence record a
 // conversation is encoded into.
 
+import type { TokenizerKind } from '../model/config';
+
 /** Special-token strings of the Qwen3 chat format (both tokenizers map each to one id). */
 export const ENDOFTEXT = '<|endoftext|>';
 export const IM_START = '<|im_start|>';
@@ -21,7 +23,7 @@ export const CHAT_SPECIAL_TOKENS = [
 
 export interface Tokenizer {
   /** Which tokenizer this is (matches ModelConfig.tokenizer). */
-  readonly kind: 'byte' | 'qwen3';
+  readonly kind: TokenizerKind;
   /** V: rows of the model's embedding matrix; every id encode() returns is < V (ids past the used ones are padding). */
   readonly vocabSize: number;
   /** Text → ids. Special-token strings in the text (e.g. "<|im_end|>") become their single ids. */

@@ -17,8 +17,8 @@ import { checkMemoryPlan, formatMemoryPlan, planMemory } from '../model/memoryPl
 import { BlobFileSource, type ModelFileSource, UrlFileSource } from '../model/modelFiles';
 import { countParameters, formatBytes, LORA_TARGETS } from '../model/parameters';
 import { encodeConversation } from '../tokenizer';
-import { tokenizerForModel } from '../tokenizer/modelTokenizer';
-import type { Qwen3Tokenizer } from '../tokenizer/qwen3Tokenizer';
+import { tokenizerForModelFolder } from '../tokenizer/modelTokenizer';
+import type { Tokenizer } from '../tokenizer/types';
 import { grpoConfig } from '../train/rl/grpo';
 import { DEFAULT_GRPO_TRAINER, GrpoTrainer } from '../train/rl/grpoTrainer';
 import { modelTurnGenerator } from '../train/rl/modelGenerator';
@@ -81,7 +81,7 @@ export function randomQwenFolder(layers: number, seed: number): BlobFileSource {
   return new BlobFileSource(files.map((f) => [f.name, new Blob([...f.chunks()])] as [string, Blob]), `a random Qwen3-0.6B-shape model (${layers} layers, seed ${seed})`);
 }
 
-export async function runModelCheck(rt: GpuRuntime, opts: ModelCheckOptions, emit: (e: ModelCheckEvent) => void = () => {}, bundledTokenizer?: () => Promise<Qwen3Tokenizer>): Promise<ModelCheckReport> {
+export async function runModelCheck(rt: GpuRuntime, opts: ModelCheckOptions, emit: (e: ModelCheckEvent) => void = () => {}, bundledTokenizer?: () => Promise<Tokenizer>): Promise<ModelCheckReport> {
   const t = () => performance.now() / 1000;
   rt.pool.resetPeak();
   let start = t();
@@ -92,7 +92,7 @@ export async function runModelCheck(rt: GpuRuntime, opts: ModelCheckOptions, emi
   emit({ kind: 'stage', stage: 'inspect', detail: src.where });
   const folder = await inspectHfFolder(src);
   const cfg = folder.cfg;
-  const tok = await tokenizerForModel(src, cfg, bundledTokenizer);
+  const tok = await tokenizerForModelFolder(src, cfg, bundledTokenizer);
   const doc = encodeConversation(tok.tokenizer, SFT_CHAT, SFT_TOOLS);
   const family = fakeFamily();
   // short rows: attention at D = 128 runs the tile kernels on CPU adapters (T² cost, ~0.1 GFLOP/s on llvmpipe)

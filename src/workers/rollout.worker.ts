@@ -16,7 +16,7 @@ function ready(): RolloutActor {
 const api = {
   async init(spec: RolloutActorSpec, weights: PackedWeights, featureLevel: FeatureLevelChoice = 'auto'): Promise<void> {
     const rt = new GpuRuntime(await acquireDevice({ featureLevel }));
-    actor = new RolloutActor(rt, spec, weights);
+    actor = await RolloutActor.create(rt, spec, weights);
   },
   setWeights(weights: PackedWeights): void {
     ready().setWeights(weights);

@@ -10,7 +10,7 @@ import { weightedReward } from '../../envs/types';
 import { assistantMessage, episodeSuccess } from '../../eval/rollout';
 import { mixSeeds } from '../../util/seeds';
 import type { Generation } from '../../model/generate';
-import { appendAssistantTurn, appendToolResults, encodePrompt, type ChatFormatOptions, type Tokenizer, type TokenSequence, withCompactTools } from '../../tokenizer';
+import { appendAssistantTurn, appendToolResults, encodePrompt, toolRenderingFor, type ChatFormatOptions, type Tokenizer, type TokenSequence, withToolRendering } from '../../tokenizer';
 import { decisionTokens, type SampledTurn } from './decisionTokens';
 import type { Trajectory, TrajectoryEnd } from './trajectory';
 
@@ -48,9 +48,10 @@ export interface TurnGenerator {
 /** How an episode's opening (messages, tools) is shown to the model. */
 export type PromptRenderer = (messages: readonly ChatMessage[], tools: readonly ToolSpec[]) => { messages: ChatMessage[]; tools: ToolSpec[] };
 
-/** Byte-tokenizer presets list tools compactly in the system message (the JSON block is ~1 200 tokens); Qwen3 keeps its template. */
+/** The tokenizer's presets' tool rendering (toolRenderingFor): compact lines for byte and trimmed-Qwen3 presets, Qwen3's template for full Qwen3. */
 export function defaultRenderer(tok: Tokenizer): PromptRenderer {
-  return tok.kind === 'byte' ? withCompactTools : (messages, tools) => ({ messages: [...messages], tools: [...tools] });
+  const rendering = toolRenderingFor(tok.kind);
+  return (messages, tools) => withToolRendering(messages, tools, rendering);
 }
 
 export interface RolloutRequest<T extends TaskBase> {

@@ -10,7 +10,7 @@ import { mixSeeds } from '../../../util/seeds';
 import type { GpuRuntime } from '../../../gpu/runtime';
 import type { ModelConfig } from '../../../model/config';
 import { GpuWeights } from '../../../model/weights';
-import { ByteTokenizer, type Tokenizer } from '../../../tokenizer';
+import { tokenizerForModel, type Tokenizer } from '../../../tokenizer';
 import { GrpoTrainer, type GrpoStepResult, type GrpoTrainerConfig } from '../grpoTrainer';
 import { modelTurnGenerator } from '../modelGenerator';
 import { generatedTokens } from '../rlMetrics';
@@ -59,16 +59,21 @@ export class RolloutActor {
   private version: number;
   private pending: PackedWeights | null = null;
 
-  constructor(
+  /** An actor with the tokenizer of spec.model (tokenizerForModel loads Qwen3-based ones once per worker). */
+  static async create(rt: GpuRuntime, spec: RolloutActorSpec, initial: PackedWeights): Promise<RolloutActor> {
+    return new RolloutActor(rt, spec, initial, await tokenizerForModel(spec.model));
+  }
+
+  private constructor(
     private readonly rt: GpuRuntime,
     private readonly spec: RolloutActorSpec,
     initial: PackedWeights,
+    tok: Tokenizer,
   ) {
-    if (spec.model.tokenizer !== 'byte') throw new Error(`rollout actor: preset tokenizer '${spec.model.tokenizer}' is not supported in actors yet (byte presets only)`);
     this.w = new GpuWeights(rt, spec.model, unpackWeights(initial));
     this.version = initial.version;
     this.family = mixFamily(spec.tasks);
-    this.tok = new ByteTokenizer();
+    this.tok = tok;
     const r = spec.rollout;
     this.generator = modelTurnGenerator(rt, this.w, { temperature: r.temperature, topK: r.topK, topP: r.topP });
   }

@@ -62,7 +62,7 @@ export function inProcessPool(opts: InProcessPoolOptions): ActorPool {
     },
     async createRollout(index, weights) {
       const rt = opts.rolloutRuntimes?.length ? opts.rolloutRuntimes[index % opts.rolloutRuntimes.length] : opts.rt;
-      const actor = new RolloutActor(rt, opts.spec, weights);
+      const actor = await RolloutActor.create(rt, opts.spec, weights);
       actors.add(actor);
       let alive = true;
       let inFlight: Promise<unknown> | null = null;

@@ -1,0 +1,89 @@
+// `npm run context-stats [-- --n 200] [--seed 1] [--split train|validation|test] [--json FILE]`: tokens
+// and turns per verified expert episode, per task set (route4, BFCL-style mix, retail, coding) × tokenizer (byte,
+// trimmed Qwen3, full Qwen3) × tool rendering (compact, full JSON); then per category with the
+// small presets' pairings, and how many episodes fit each preset's context. Markdown on stdout.
+import { writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { contextRows, episodeTokens, formatBudgetRow, formatContextTable, type ContextRow } from '../src/data/contextStats';
+import { CONTEXT_TASK_SETS, corpusEpisodes } from '../src/data/episodeCorpus';
+import { isSplit } from '../src/envs/splits';
+import type { Episode } from '../src/eval/rollout';
+import { PRESETS, type PresetName } from '../src/model/config';
+import { tokenizerForModel } from '../src/tokenizer/tokenizerForModel';
+import { toolRenderingFor } from '../src/tokenizer/compactTools';
+import type { Tokenizer } from '../src/tokenizer/types';
+
+const USAGE = 'usage: npm run context-stats -- [--n 200] [--seed 1] [--split train|validation|test] [--json FILE]';
+
+function fail(message: string): never {
+  console.error(`context-stats: ${message}\n${USAGE}`);
+  process.exit(2);
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { n: { type: 'string' }, seed: { type: 'string' }, split: { type: 'string' }, json: { type: 'string' }, help: { type: 'boolean' } } });
+  if (values.help) {
+    console.log(USAGE);
+    return;
+  }
+  const n = Number(values.n ?? 200);
+  const seed = Number(values.seed ?? 1);
+  if (!Number.isInteger(n) || n < 1) fail(`--n must be a positive integer, got ${values.n}`);
+  if (!Number.isInteger(seed)) fail(`--seed must be an integer, got ${values.seed}`);
+  const split = values.split ?? 'train';
+  if (!isSplit(split)) fail(`--split must be train, validation or test, got ${split}`);
+  const started = Date.now();
+
+  const tokenizers: Tokenizer[] = [
+    await tokenizerForModel(PRESETS.nano),
+    await tokenizerForModel(PRESETS['nano-q']),
+    await tokenizerForModel(PRESETS['qwen3-0.6b']),
+  ];
+  const episodes = new Map<string, Episode[]>();
+  for (const { label, set } of CONTEXT_TASK_SETS) episodes.set(label, await corpusEpisodes(set, { split, seed, n, policy: 'expert' }));
+
+  const rows: ContextRow[] = [];
+  for (const [name, eps] of episodes) rows.push(...contextRows(name, eps, tokenizers, ['compact', 'json']));
+  console.log(`Expert episodes (verified, as SFT data), ${split} split, seed ${seed}, n = ${n} per task set; tokens as encodeConversation counts them.\n`);
+  console.log(formatContextTable(rows));
+
+  // Per category, with the rendering each tokenizer's presets use.
+  const byCategory: ContextRow[] = [];
+  for (const name of ['service', 'coding']) {
+    const eps = episodes.get(name) ?? [];
+    for (const category of [...new Set(eps.map((e) => e.category))].sort()) {
+      for (const tok of tokenizers.slice(0, 2)) byCategory.push(...contextRows(name, eps.filter((e) => e.category === category), [tok], [toolRenderingFor(tok.kind)], category));
+    }
+  }
+  console.log(`\nPer category (each tokenizer with its presets' tool rendering):\n\n${formatContextTable(byCategory)}`);
+
+  // Where the tokens go, with the trimmed presets' pairing.
+  const trimmed = tokenizers[1];
+  console.log(`\nMean tokens per episode by part (${trimmed.kind}, ${toolRenderingFor(trimmed.kind)} tools): opening = system prompt + tools + first user turn; assistant = generated (loss) tokens; environment = tool results, user turns and turn markup.\n`);
+  console.log('| family | opening | assistant | environment |\n|---|---:|---:|---:|');
+  for (const [name, eps] of episodes) console.log(formatBudgetRow(name, trimmed, eps, toolRenderingFor(trimmed.kind)));
+
+  // Which presets hold a whole episode.
+  console.log('\nWhole episodes within the preset context (maxPositionEmbeddings), with the preset tool rendering:\n');
+  const labels = CONTEXT_TASK_SETS.map((c) => c.label);
+  console.log('| preset | context | ' + labels.join(' | ') + ' |');
+  console.log('|---|---:|' + labels.map(() => '---:').join('|') + '|');
+  for (const preset of ['nano', 'tiny', 'nano-q', 'tiny-q', 'small'] as PresetName[]) {
+    const cfg = PRESETS[preset];
+    const tok = tokenizers.find((t) => t.kind === cfg.tokenizer);
+    if (!tok) continue;
+    const cells = labels.map((name) => {
+      const eps = episodes.get(name) ?? [];
+      const fit = eps.filter((e) => episodeTokens(tok, e, toolRenderingFor(tok.kind)) <= cfg.maxPositionEmbeddings).length;
+      return `${fit}/${eps.length}`;
+    });
+    console.log(`| ${preset} | ${cfg.maxPositionEmbeddings} | ${cells.join(' | ')} |`);
+  }
+  if (values.json) writeFileSync(values.json, JSON.stringify({ split, seed, n, rows, byCategory }, null, 1));
+  console.log(`\n(${((Date.now() - started) / 1000).toFixed(0)} s)`);
+}
+
+main().catch((e: unknown) => {
+  console.error(`context-stats: ${e instanceof Error ? e.stack ?? e.message : String(e)}`);
+  process.exit(1);
+});
