@@ -24,8 +24,8 @@ const UPPER = LOWER.toUpperCase();
 /** Every value of every routing pool (all splits): a drill string is never one of them. */
 const POOL_VALUES = new Set(Object.values(ROUTING_VALUE_POOLS).flat().map((v) => v.toLowerCase()));
 
-/** A random string shaped like an argument value: a capitalised or lower-case word, or an upper-case code. */
-export function drillString(rng: Rng): string {
+/** A random word shaped like an argument value: capitalised or lower-case letters, or an upper-case code. */
+function drillWord(rng: Rng): string {
   for (;;) {
     const shape = rng.int(0, 2);
     const n = shape === 2 ? rng.int(2, 5) : rng.int(3, 10);
@@ -33,6 +33,12 @@ export function drillString(rng: Rng): string {
     const s = shape === 0 ? letters[0].toUpperCase() + letters.slice(1) : letters;
     if (!POOL_VALUES.has(s.toLowerCase())) return s;
   }
+}
+
+/** One drill string: half the time one value-shaped word, else 2–6 of them (more copied bytes per drill). */
+export function drillString(rng: Rng): string {
+  const words = rng.next() < 0.5 ? 1 : rng.int(2, 6);
+  return Array.from({ length: words }, () => drillWord(rng)).join(' ');
 }
 
 /** `n` drill conversations (system, user, the assistant's echo call), seeded. */
