@@ -36,11 +36,14 @@ export const CODING_TOOLS: ToolSpec[] = [
   },
 ];
 
-/** System message: role, tools, rules and limits. */
-export function systemPrompt(task: CodingTask, sandbox: SandboxLimits, maxTurns: number, maxCodeChars: number): string {
+/**
+ * System message: role, tools, rules and limits. The same for every task of a run (the function's
+ * name is in the task message), so SFT rows and GRPO groups hold it once for many conversations.
+ */
+export function systemPrompt(sandbox: SandboxLimits, maxTurns: number, maxCodeChars: number): string {
   return [
     'You are a careful JavaScript programmer. Solve the task by writing a plain JavaScript (ES2022) script',
-    `that defines a top-level function named \`${task.entry}\`.`,
+    'that defines the requested top-level function (the name in the signature).',
     '',
     'Tools:',
     `- ${RUN_TESTS}(code): runs your code on the public examples and tells you which fail and why.`,
