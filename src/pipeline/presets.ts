@@ -20,11 +20,13 @@ export const TASK_SET_CONTEXT: Readonly<Record<string, ContextConfig>> = {
   functions: { maxTotalTokens: 2048, maxNewTokensPerTurn: 256, maxTurns: 4 },
   // The curriculum's smaller levels (trimmed Qwen3 tokens of expert episodes, train split, compact
   // tools; README "Multi-turn learning"): service status mean 446 / max 462 tokens, 4 turns, turns
-  // ≤ 38 tokens; write mean 1 341 / max 1 612, 6 turns; coding one-liners mean 642 / max 813,
-  // 2 turns, turns ≤ 161 tokens; loops mean 740 / max 880. Room for two turns more than the expert.
-  status: { maxTotalTokens: 768, maxNewTokensPerTurn: 64, maxTurns: 6 },
+  // ≤ 38 tokens; write mean 1 341 / max 1 612, 6 turns; coding one-liners mean ≈ 540 / max ≈ 710,
+  // 2 turns, turns ≤ 169 tokens; loops mean 740 / max 880. Room for two turns more than the expert.
+  // status and one-liners allow 1 536 tokens, far more than an episode needs: SFT rows and GRPO rows
+  // are that long, and hold the shared system block once for 4–5 conversations or samples.
+  status: { maxTotalTokens: 1536, maxNewTokensPerTurn: 64, maxTurns: 6 },
   write: { maxTotalTokens: 2048, maxNewTokensPerTurn: 96, maxTurns: 8 },
-  'one-liners': { maxTotalTokens: 1024, maxNewTokensPerTurn: 192, maxTurns: 4 },
+  'one-liners': { maxTotalTokens: 1536, maxNewTokensPerTurn: 192, maxTurns: 4 },
   loops: { maxTotalTokens: 1536, maxNewTokensPerTurn: 256, maxTurns: 4 },
 };
 

@@ -129,7 +129,7 @@ describe('coding environment', () => {
   });
 
   it('ends at the turn limit, truncates long tool output, and runs calls after submit no more', async () => {
-    const env = new CodingEnv({ sandbox: fakeSandbox, limits: { maxTurns: 2, maxToolOutputChars: 50 } });
+    const env = new CodingEnv({ sandbox: fakeSandbox, limits: { maxTurns: 2, maxToolOutputChars: 20 } });
     env.reset(task);
     const r1 = await env.step(call('run_tests', { code: 'function f() {}' }));
     expect(r1.messages[0].content).toMatch(/…\[truncated \d+ characters\]$/);

@@ -68,7 +68,7 @@ function outputBlock(result: SandboxResult): string[] {
   return ['', `Console output${result.outputTruncated ? ' (cut at the output limit)' : ''}:`, result.output.trimEnd()];
 }
 
-/** Tool result of run_tests: a summary line, then one line per example. */
+/** Tool result of run_tests: a summary line, then one line per failing example. */
 export function runTestsObservation(result: SandboxResult): string {
   if (result.status === 'crashed') return `Error: the sandbox failed (${result.error ?? 'unknown error'}); nothing was tested. Try again.`;
   if (result.compileError !== undefined) {
@@ -76,7 +76,8 @@ export function runTestsObservation(result: SandboxResult): string {
   }
   const total = result.tests.length;
   const head = result.passed === total ? `All ${total} public examples passed.` : `${result.passed}/${total} public examples passed.`;
-  const lines = result.tests.map((t) => `${t.status === 'passed' ? 'PASS' : 'FAIL'} ${t.message}`);
+  // only the failures: a passing example repeats what the task message shows (~100 tokens per run)
+  const lines = result.tests.filter((t) => t.status !== 'passed').map((t) => `FAIL ${t.message}`);
   return [head, ...lines, ...outputBlock(result)].join('\n');
 }
 
