@@ -3,12 +3,12 @@
 import { describe, expect, it } from 'vitest';
 import { creditSteps, validateGrpoConfig } from '../train/rl/grpo';
 import type { CreditScheme, GrpoStageConfig } from './config';
-import { learningConfig, ROUTING_LEARNING } from './presets';
+import { type LearningOptions, learningConfig, ROUTING_LEARNING } from './presets';
 import { grpoLoopConfig } from './runner';
 
-const STATUS = { ...ROUTING_LEARNING, preset: 'nano-q' as const, tasks: [{ family: 'service', level: 'status', weight: 1 }] };
+const STATUS: LearningOptions = { ...ROUTING_LEARNING, preset: 'nano-q', tasks: [{ family: 'service', level: 'status', weight: 1 }] };
 
-function loop(credit: CreditScheme, o = STATUS) {
+function loop(credit: CreditScheme, o: LearningOptions = STATUS) {
   const cfg = learningConfig({ ...o, credit });
   const i = cfg.stages.findIndex((s) => s.kind === 'grpo');
   return grpoLoopConfig(cfg, cfg.stages[i] as GrpoStageConfig, i);
