@@ -23,7 +23,8 @@ import { runSftRlComparison } from '../src/pipeline/comparison';
 import type { EvalSummary, TaskSetEval } from '../src/pipeline/evalSummary';
 import { formatRate } from '../src/eval/report';
 import { learningConfig } from '../src/pipeline/presets';
-import { type PipelineHooks, type PipelineOptions, runPipeline } from '../src/pipeline/runner';
+import { type PipelineHooks, type PipelineOptions, runPipeline, trainingShape } from '../src/pipeline/runner';
+import { assertConfigFits } from '../src/model/fit';
 import { toJsonlLine } from '../src/train/rl/rlMetrics';
 import { LEARN_USAGE, parseLearnArgs } from './lib/learnArgs';
 
@@ -73,6 +74,9 @@ async function main(): Promise<number> {
   for (const seed of args.seeds) {
     const cfg = learningConfig({ ...args.options, seed });
     log(`seed ${seed}: ${cfg.tasks.map((t) => taskSetName(t)).join(' + ')}, preset ${cfg.preset}`);
+    // refuse before training when the largest batch does not fit the adapter (e.g. SFT rows × logits)
+    const shape = trainingShape(cfg);
+    log(assertConfigFits(ctx, PRESETS[cfg.preset], { batch: shape.batch, seqLen: shape.seqLen, optimizer: 'adamw', weightDtype: 'f32', referenceCopy: shape.referenceCopy }, { label: `preset ${cfg.preset}` }).summary);
     write({ kind: 'config', seed, config: cfg });
     const hooks: PipelineHooks = {
       log: (line) => log(`[seed ${seed}] ${line}`),
@@ -128,19 +132,19 @@ async function main(): Promise<number> {
     }
   }
   log(`time: ${((performance.now() - t0) / 1000).toFixed(0)} s`);
-  console.log(JSON.stringify(summaryLine(args.family, results)));
+  console.log(JSON.stringify(summaryLine(args.family, results, args.options.evalSplit ?? 'test')));
   return 0;
 }
 
 /** The last line: one seed as is; several seeds as means, with per-seed values and ranges. */
-function summaryLine(family: string, rs: SeedResult[]): Record<string, unknown> {
-  if (rs.length === 1) return { family, split: 'test', ...rs[0] };
+function summaryLine(family: string, rs: SeedResult[], split: string): Record<string, unknown> {
+  if (rs.length === 1) return { family, split, ...rs[0] };
   const mean = (xs: (number | null)[]) => (xs.some((x) => x === null) ? null : xs.reduce<number>((a, x) => a + (x as number), 0) / xs.length);
   const range = (xs: (number | null)[]) => (xs.some((x) => x === null) ? null : [Math.min(...(xs as number[])), Math.max(...(xs as number[]))]);
   const keys = ['before_sft', 'after_sft', 'after_grpo', 'sft_only_same_compute'] as const;
   const names = Object.keys(rs[0].baselines);
   return {
-    family, split: 'test', n: rs[0].n, seed: rs.map((r) => r.seed),
+    family, split, n: rs[0].n, seed: rs.map((r) => r.seed),
     ...Object.fromEntries(keys.map((k) => [k, mean(rs.map((r) => r[k]))])),
     baselines: Object.fromEntries(names.map((b) => [b, mean(rs.map((r) => r.baselines[b] ?? null))])),
     range: Object.fromEntries(keys.map((k) => [k, range(rs.map((r) => r[k]))])),

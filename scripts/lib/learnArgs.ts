@@ -3,7 +3,7 @@
 // seeds). Parsed with Node's util.parseArgs (strict: unknown flags and missing values are errors);
 // a flag given twice is refused rather than silently keeping the last.
 import { parseArgs } from 'node:util';
-import { CREDIT_SCHEMES, type CreditScheme } from '../../src/pipeline/config';
+import { CREDIT_SCHEMES, type CreditScheme, EVAL_SPLITS } from '../../src/pipeline/config';
 import type { TaskMixEntry } from '../../src/envs/taskMix';
 import { TASK_SETS } from '../../src/envs/taskSets';
 import { type LearningOptions, ROUTING_LEARNING } from '../../src/pipeline/presets';
@@ -51,6 +51,7 @@ export const LEARN_USAGE = `usage: npm run learn -- --family function-calling|se
   --sampling-rounds R  DAPO refill rounds per step (1: drop zero-signal groups only)
   --async K            GRPO through the async coordinator, staleness bound K
   --eval-n N           test tasks per task set per evaluation
+  --eval-split S       test (default: the reported figures) or validation (to choose settings without looking at test)
   --eval-every N       validation curve every N GRPO steps
   --eval-before        also evaluate the untrained model
   --no-compare         skip the SFT-only arm with the same extra compute
@@ -76,7 +77,7 @@ const FLAGS = {
   'sft-examples': { type: 'string' }, 'sft-drills': { type: 'string' }, 'sft-steps': { type: 'string' }, 'sft-lr': { type: 'string' }, 'sft-batch': { type: 'string' },
   steps: { type: 'string' }, 'tasks-per-step': { type: 'string' }, group: { type: 'string' }, lr: { type: 'string' }, kl: { type: 'string' },
   credit: { type: 'string' }, 'sampling-rounds': { type: 'string' }, async: { type: 'string' },
-  'eval-n': { type: 'string' }, 'eval-every': { type: 'string' }, 'eval-before': { type: 'boolean' }, 'no-compare': { type: 'boolean' },
+  'eval-n': { type: 'string' }, 'eval-split': { type: 'string' }, 'eval-every': { type: 'string' }, 'eval-before': { type: 'boolean' }, 'no-compare': { type: 'boolean' },
   out: { type: 'string' }, save: { type: 'string' }, 'save-every': { type: 'string' }, keep: { type: 'string' }, resume: { type: 'string' }, 'print-config': { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -147,6 +148,7 @@ export function parseLearnArgs(argv: readonly string[]): LearnArgs {
   if (v['sampling-rounds'] !== undefined) o.samplingRounds = integer('sampling-rounds', v['sampling-rounds'], 1);
   if (v.async !== undefined) o.staleness = integer('async', v.async, 0);
   if (v['eval-n'] !== undefined) o.evalN = integer('eval-n', v['eval-n'], 1);
+  if (v['eval-split'] !== undefined) o.evalSplit = oneOf('eval-split', v['eval-split'], EVAL_SPLITS);
   if (v['eval-every'] !== undefined) o.evalEvery = integer('eval-every', v['eval-every'], 0);
   if (v['eval-before']) o.evalBefore = true;
   if (v.out !== undefined) args.out = v.out;

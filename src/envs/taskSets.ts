@@ -2,9 +2,9 @@
 // pipeline config use. A level is one task set of a family; each has train / validation / test
 // splits disjoint by construction (src/envs/splits.ts), except the unseen-tools set, which has no
 // train split (it measures functions never trained on).
-import { codingFamily } from './coding/index';
+import { codingFamily, codingLevelFamily } from './coding/index';
 import { functionCallingFamily, ROUTING_FAMILIES, unseenToolsFamily } from './functionCalling/family';
-import { serviceFamily } from './service/index';
+import { serviceFamily, serviceLevelFamily } from './service/index';
 import { SPLITS, type Split } from './splits';
 import type { EnvFamily } from './types';
 
@@ -31,8 +31,23 @@ export const TASK_SETS: readonly TaskSet[] = [
   set('function-calling', 'route8', 'routing: one of 8 short tools in 4 value-type pairs, single turn', ROUTING_FAMILIES.route8 as EnvFamily),
   set('function-calling', 'route8-multi', 'route8 where 35 % of requests need two calls', ROUTING_FAMILIES['route8-multi'] as EnvFamily),
   set('service', 'retail', 'τ-bench-style retail customer service with a simulated user, multi-turn', serviceFamily as EnvFamily),
+  set('service', 'status', 'curriculum 1: look up an order status (authenticate by email, get_order_status, tell it), 4 turns', serviceLevelFamily('status') as EnvFamily),
+  set('service', 'write', 'curriculum 2: one write with confirmation (cancel a pending order or change its address), 6 turns', serviceLevelFamily('write') as EnvFamily),
   set('coding', 'functions', 'write a JavaScript function from a specification; run_tests, then submit', codingFamily as EnvFamily),
+  set('coding', 'one-liners', 'curriculum 1: one-expression functions (one operation, or two in order); test = compositions never trained on', codingLevelFamily('one-liners') as EnvFamily),
+  set('coding', 'loops', 'curriculum 2: the array and maths templates (one loop each, mostly); whole templates held out', codingLevelFamily('loops') as EnvFamily),
 ];
+
+/**
+ * Each family's levels from the smallest to the full task set (the curriculum; the full set stays the
+ * family's default). The smallest trains on the CPU adapter with nano-q / tiny-q; the same code runs
+ * the others on a desktop GPU.
+ */
+export const CURRICULA: Readonly<Record<TaskFamilyName, readonly string[]>> = {
+  'function-calling': ['route4', 'route8', 'route8-multi', 'bfcl'],
+  service: ['status', 'write', 'retail'],
+  coding: ['one-liners', 'loops', 'functions'],
+};
 
 
 /** The task set of `family` at `level` (default: the family's first level); a clear error naming the choices otherwise. */

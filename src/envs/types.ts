@@ -47,9 +47,26 @@ export interface StepResult {
   reward: Reward;
   /** True when the episode has ended (final answer, submit, user ended, or a limit hit). */
   done: boolean;
-  /** Diagnostics: parse errors, tool errors, which limit ended the episode, etc. */
+  /** Diagnostics: parse errors, tool errors, which limit ended the episode, `faults` (StepFault[]), etc. */
   info: Record<string, unknown>;
 }
+
+/**
+ * Faults a step reports in `info.faults` (each at most once per step), the same names in every
+ * family so that RL and evaluation metrics count them alike (`faults/<name>`: share of episodes with
+ * at least one). None of them ends a run: the step answers with an observation and the episode
+ * goes on (or ends, with the reward components of what was done).
+ */
+export const STEP_FAULTS = [
+  'malformed-call', // a <tool_call> block that does not parse
+  'tool-error', // a call that parsed but was refused or failed: unknown tool, bad arguments, a rule of the tool
+  'no-tool-call', // a turn that needed a call and made none (coding)
+  'user-confused', // the simulated user could not read a request or an answer in the agent's text
+  'user-gave-up', // the simulated user ended the conversation as stuck
+  'sandbox-timeout', // code ran past its time or memory limit
+  'sandbox-error', // the sandbox itself failed; the code was not run
+] as const;
+export type StepFault = (typeof STEP_FAULTS)[number];
 
 /** Per-episode limits every environment enforces. */
 export interface EpisodeLimits {

@@ -4,8 +4,7 @@
 // leakCheck.ts. Held-out content is both DECLARED (the pools' validation/test parts) and
 // OBSERVED (what validation/test tasks actually contain), so a generator that ignores its split
 // shows up even where its pools are cut correctly.
-import { HELD_OUT_TEMPLATE_IDS } from '../envs/coding/templates/index';
-import { codingFamily } from '../envs/coding/index';
+import { CODING_LEVELS, codingLevelFamily, LEVEL_TEMPLATE_SPLITS } from '../envs/coding/index';
 import { catalogueEntityStrings } from '../envs/functionCalling/catalogue/inventory';
 import { phrasingListsUsed } from '../envs/functionCalling/catalogue/pools';
 import { UNSEEN_TOOL_NAMES } from '../envs/functionCalling/catalogue/toolSplits';
@@ -18,7 +17,7 @@ import { ROUTING_JOINERS, ROUTING_TEMPLATES } from '../envs/functionCalling/rout
 import type { FunctionCallingTask } from '../envs/functionCalling/types';
 import { FIRST_NAMES, LAST_NAMES, PRODUCT_TEMPLATES, STREETS, CITIES as SERVICE_CITIES } from '../envs/service/catalog';
 import { seedDatabase } from '../envs/service/database';
-import { serviceFamily } from '../envs/service/index';
+import { SERVICE_LEVELS, serviceLevelFamily } from '../envs/service/index';
 import type { ServiceTask } from '../envs/service/types';
 import { userPhrasingInventory } from '../envs/service/userText';
 import type { Split, SplitLists } from '../envs/splits';
@@ -139,14 +138,19 @@ function databaseEntities(task: ServiceTask): string[] {
   return out;
 }
 
-/** Service: database entities and the simulated user's phrasings of validation/test vs train databases and expert SFT conversations. */
+/**
+ * Service, every curriculum level together (they share the per-split pools, so a level's test content
+ * must not be in ANY level's training data): database entities and the simulated user's phrasings of
+ * validation/test vs train databases and expert SFT conversations of all levels.
+ */
 export async function auditService(n: AuditSizes): Promise<OverlapRow[]> {
-  const train = tasksOf(serviceFamily, n.seed, 'train', n.train);
-  const held = HELD.flatMap((split) => tasksOf(serviceFamily, n.seed, split, n.heldOut));
-  const sft = await synthesizeFamily(serviceFamily, { n: n.sft, seed: n.seed });
-  const sftMessages = (pick: (c: ChatConversation) => string[]) => sft.items.flatMap((i) => pick(i.conversation));
+  const families = SERVICE_LEVELS.map(serviceLevelFamily);
+  const train = families.flatMap((f) => tasksOf(f, n.seed, 'train', n.train));
+  const held = families.flatMap((f) => HELD.flatMap((split) => tasksOf(f, n.seed, split, n.heldOut)));
+  const sft = (await Promise.all(families.map((f) => synthesizeFamily(f, { n: n.sft, seed: n.seed })))).flatMap((r) => r.items);
+  const sftMessages = (pick: (c: ChatConversation) => string[]) => sft.flatMap((i) => pick(i.conversation));
   const streams: TrainStream[] = [
-    { name: 'service train databases', texts: train.flatMap(databaseEntities) },
+    { name: `service train databases (${SERVICE_LEVELS.join(', ')})`, texts: train.flatMap(databaseEntities) },
     { name: 'SFT service expert chats (data/synth)', texts: sftMessages(conversationTexts) },
     { name: 'SFT service user messages', texts: sftMessages((c) => userTexts(c.messages)) },
   ];
@@ -164,18 +168,23 @@ export async function auditService(n: AuditSizes): Promise<OverlapRow[]> {
   return rows(streams, sets, [[0, 0], [1, 1], [1, 2], [2, 3]]);
 }
 
-/** Coding: held-out templates and problem statements vs train tasks and expert SFT conversations. */
+/**
+ * Coding, every curriculum level together: the held-out templates (declared and observed) and problem
+ * statements of all levels vs the train tasks and expert SFT conversations of all levels.
+ */
 export async function auditCoding(n: AuditSizes): Promise<OverlapRow[]> {
-  const train = tasksOf(codingFamily, n.seed, 'train', n.train);
-  const held = HELD.flatMap((split) => tasksOf(codingFamily, n.seed, split, n.heldOut));
-  const sft = await synthesizeFamily(codingFamily, { n: n.sft, seed: n.seed });
+  const families = CODING_LEVELS.map(codingLevelFamily);
+  const train = families.flatMap((f) => tasksOf(f, n.seed, 'train', n.train));
+  const held = families.flatMap((f) => HELD.flatMap((split) => tasksOf(f, n.seed, split, n.heldOut)));
+  const sft = (await Promise.all(families.map((f) => synthesizeFamily(f, { n: n.sft, seed: n.seed })))).flatMap((r) => r.items);
   const streams: TrainStream[] = [
-    { name: 'coding train templates', texts: train.map((t) => t.template) },
+    { name: `coding train templates (${CODING_LEVELS.join(', ')})`, texts: train.map((t) => t.template) },
     { name: 'coding train statements', texts: train.map((t) => t.statement) },
-    { name: 'SFT coding templates (data/synth)', texts: sft.items.map((i) => i.taskId.split('/').pop() ?? '') },
+    { name: 'SFT coding templates (data/synth)', texts: sft.map((i) => i.taskId.split('/').pop() ?? '') },
   ];
+  const declared = CODING_LEVELS.flatMap((l) => heldOutOf(LEVEL_TEMPLATE_SPLITS[l]).map((t) => t.id));
   const sets: HeldOutSet[] = [
-    { name: 'coding val+test templates', items: [...HELD_OUT_TEMPLATE_IDS.validation, ...HELD_OUT_TEMPLATE_IDS.test, ...held.map((t) => t.template)], match: 'exact' },
+    { name: 'coding val+test templates', items: [...declared, ...held.map((t) => t.template)], match: 'exact' },
     { name: 'coding val+test statements', items: held.map((t) => t.statement), match: 'exact' },
   ];
   return rows(streams, sets, [[0, 0], [1, 1], [2, 0]]);

@@ -35,12 +35,14 @@ describe('train / validation / test are disjoint by construction', () => {
     report('function-calling split audit (seed 1)', await auditFunctionCalling(SIZES));
   });
 
-  it('service: users, orders, products, ids and user phrasings; expert SFT data', async () => {
-    report('service split audit (seed 1)', await auditService({ ...SIZES, train: 300, heldOut: 60, sft: 40 }));
+  // every curriculum level together (status, write, retail): sizes are per level
+  it('service: users, orders, products, ids and user phrasings; expert SFT data (all levels)', async () => {
+    report('service split audit (seed 1)', await auditService({ ...SIZES, train: 120, heldOut: 30, sft: 15 }));
   });
 
-  it('coding: whole templates and statements; expert SFT data', async () => {
-    report('coding split audit (seed 1)', await auditCoding({ ...SIZES, train: 300, heldOut: 100, sft: 6 }));
+  // every curriculum level together (one-liners, loops, functions): sizes are per level
+  it('coding: whole templates and statements; expert SFT data (all levels)', async () => {
+    report('coding split audit (seed 1)', await auditCoding({ ...SIZES, train: 200, heldOut: 60, sft: 4 }));
   });
 
   it('the audit fails on a generator that ignores its split (the old seed-salt routing streams)', async () => {

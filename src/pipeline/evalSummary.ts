@@ -9,6 +9,7 @@ import { formatComparison, formatRate, type Outcome, type PolicySummary, summari
 import type { TaskMixEntry } from '../envs/taskMix';
 import type { EvalStageConfig } from './config';
 import type { EpisodeRecord } from './evaluation';
+import { episodeEndsAndFaults } from '../train/rl/rlMetrics';
 
 export interface TaskSetEval {
   /** "function-calling/route8". */
@@ -19,6 +20,8 @@ export interface TaskSetEval {
   truncatedFraction: number;
   meanTurns: number;
   meanTokens: number;
+  /** Share of episodes per end reason and per fault (`end/<reason>`, `faults/<name>`, as in the RL metrics). */
+  endsAndFaults: Record<string, number>;
   /** Models and baselines as one printable table. */
   table: string;
 }
@@ -59,6 +62,7 @@ export async function summarizeEval(stage: Pick<EvalStageConfig, 'label' | 'spli
     taskSets.push({
       taskSet: name, model, baselines,
       truncatedFraction: mean(mine.map((r) => (r.truncated ? 1 : 0))), meanTurns: mean(mine.map((r) => r.turns)), meanTokens: mean(mine.map((r) => r.tokens)),
+      endsAndFaults: episodeEndsAndFaults(mine),
       table: formatComparison({ split: stage.split, taskSet: name, seed: seeds[0] }, [model, ...baselines]) + (seeds.length > 1 ? `\n(seeds ${seeds.join(', ')} pooled)` : ''),
     });
   }

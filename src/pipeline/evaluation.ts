@@ -9,6 +9,7 @@ import type { EnvFamily, TaskBase } from '../envs/types';
 import { outcomeOf, type Outcome } from '../eval/report';
 import type { Tokenizer } from '../tokenizer';
 import { type PromptRenderer, type RolloutConfig, rolloutBatch, type TurnGenerator } from '../train/rl/rollout';
+import type { Trajectory } from '../train/rl/trajectory';
 
 /** One evaluated episode. */
 export interface EpisodeRecord {
@@ -19,6 +20,9 @@ export interface EpisodeRecord {
   turns: number;
   /** Tokens of the whole episode (prompt, turns, replies). */
   tokens: number;
+  /** Why it stopped, and the faults its steps reported (Trajectory.end, Trajectory.faults). */
+  end: Trajectory['end'];
+  faults: Record<string, number>;
 }
 
 export interface EvalRequest {
@@ -54,7 +58,7 @@ export async function evaluateSplit(req: EvalRequest): Promise<EpisodeRecord[]> 
         family, tasks: slice, tokenizer: req.tokenizer, generator: req.generator, config: { ...req.rollout, groupSize: 1 },
         seed: start, policyVersion: 0, render: req.render,
       });
-      trajs.forEach((t, i) => records.push({ taskSet: name, outcome: outcomeOf(slice[i], t.success, t.reward), truncated: t.truncated, turns: t.turns, tokens: t.ids.length }));
+      trajs.forEach((t, i) => records.push({ taskSet: name, outcome: outcomeOf(slice[i], t.success, t.reward), truncated: t.truncated, turns: t.turns, tokens: t.ids.length, end: t.end, faults: t.faults }));
     }
   }
   return records;

@@ -4,7 +4,7 @@
 import { type TaskMixEntry } from '../envs/taskMix';
 import { taskSet } from '../envs/taskSets';
 import type { PresetName } from '../model/config';
-import { type ContextConfig, type CreditScheme, PIPELINE_CONFIG_VERSION, type PipelineConfig, parsePipelineConfig, type StageConfig } from './config';
+import { type ContextConfig, type CreditScheme, type EvalSplit, PIPELINE_CONFIG_VERSION, type PipelineConfig, parsePipelineConfig, type StageConfig } from './config';
 
 /**
  * Episode shape per task set (by level), measured on the expert episodes of the train split (byte
@@ -18,6 +18,16 @@ export const TASK_SET_CONTEXT: Readonly<Record<string, ContextConfig>> = {
   'bfcl-unseen-tools': { maxTotalTokens: 1024, maxNewTokensPerTurn: 160, maxTurns: 2 },
   retail: { maxTotalTokens: 2048, maxNewTokensPerTurn: 128, maxTurns: 8 },
   functions: { maxTotalTokens: 2048, maxNewTokensPerTurn: 256, maxTurns: 4 },
+  // The curriculum's smaller levels (trimmed Qwen3 tokens of expert episodes, train split, compact
+  // tools; README "Multi-turn learning"): service status mean 446 / max 462 tokens, 4 turns, turns
+  // ≤ 38 tokens; write mean 1 341 / max 1 612, 6 turns; coding one-liners mean ≈ 540 / max ≈ 710,
+  // 2 turns, turns ≤ 169 tokens; loops mean 740 / max 880. Room for two turns more than the expert.
+  // status and one-liners allow 1 536 tokens, far more than an episode needs: SFT rows and GRPO rows
+  // are that long, and hold the shared system block once for 4–5 conversations or samples.
+  status: { maxTotalTokens: 1536, maxNewTokensPerTurn: 64, maxTurns: 6 },
+  write: { maxTotalTokens: 2048, maxNewTokensPerTurn: 96, maxTurns: 8 },
+  'one-liners': { maxTotalTokens: 1536, maxNewTokensPerTurn: 192, maxTurns: 4 },
+  loops: { maxTotalTokens: 1536, maxNewTokensPerTurn: 256, maxTurns: 4 },
 };
 
 /** The context a mix needs: the largest of its task sets' in every field. */
@@ -61,6 +71,8 @@ export interface LearningOptions {
   validationN: number;
   /** Evaluate the untrained model too. */
   evalBefore: boolean;
+  /** Where the before / after evaluations run: 'test' (reported figures) or 'validation' (choosing settings). Default test. */
+  evalSplit?: EvalSplit;
 }
 
 /**
@@ -78,7 +90,7 @@ export const ROUTING_LEARNING: LearningOptions = {
 
 export function learningConfig(o: LearningOptions): PipelineConfig {
   const stages: StageConfig[] = [];
-  const test = (label: string, baselines: boolean): StageConfig => ({ kind: 'eval', label, split: 'test', n: o.evalN, baselines });
+  const test = (label: string, baselines: boolean): StageConfig => ({ kind: 'eval', label, split: o.evalSplit ?? 'test', n: o.evalN, baselines });
   if (o.evalBefore) stages.push(test('before SFT', false));
   stages.push({ kind: 'sft', data: { source: 'synthetic', examples: o.sftExamples, drills: o.sftDrills }, steps: o.sftSteps, batchSize: o.sftBatch, lr: o.sftLr, warmupSteps: 10, minLrRatio: 1 });
   stages.push(test('after SFT', true));

@@ -93,26 +93,38 @@ export function rolloutConfig(cfg: PipelineConfig, groupSize: number, temperatur
 }
 
 /**
- * The GRPO loop settings of a stage. Credit: 'trajectory' = plain GRPO (every policy token gets the
- * trajectory's advantage); 'turn' = plus each turn's normalised reward-to-go (turnCreditCoef 1);
- * 'component' = components the env places (Reward.decidedAt) leave the advantage of later tokens.
- * Single-turn contexts lay a group out as [prompt | G samples] in one row (sharePrefix).
+ * The GRPO loop settings of a stage. Credit (train/rl/grpo/credit.ts): 'trajectory' = plain GRPO
+ * (every policy token gets the trajectory's advantage); 'turn' = reward-to-go by turn (a turn's tokens
+ * are credited with what its turn and the later ones earned, not with earlier turns' rewards);
+ * 'component' = turn, plus components the env places inside a turn (Reward.decidedAt) leave the
+ * advantage of later tokens. Groups hold their common opening once per row (sharePrefix).
  */
 export function grpoLoopConfig(cfg: PipelineConfig, s: GrpoStageConfig, stageIndex: number): RlLoopConfig {
   const G = s.groupSize;
   const c = cfg.context;
-  const sharePrefix = c.maxTurns === 1;
-  const seqLen = sharePrefix ? Math.ceil((c.maxTotalTokens + (G - 1) * c.maxNewTokensPerTurn) / 64) * 64 : c.maxTotalTokens;
+  const singleTurn = c.maxTurns === 1;
+  // Multi-turn groups share their opening too (system block + first user turn, ~60 % of a short
+  // service or coding episode): rows of maxTotalTokens, a group split into blocks as needed.
+  const seqLen = singleTurn ? Math.ceil((c.maxTotalTokens + (G - 1) * c.maxNewTokensPerTurn) / 64) * 64 : c.maxTotalTokens;
+  const microBatchRows = singleTurn ? 2 : rowsForLogits(seqLen, PRESETS[cfg.preset].vocabSize, 4);
   return {
     steps: s.steps, tasksPerStep: s.tasksPerStep, seed: mixSeeds(cfg.seed, 0x9e90, stageIndex), warmupSteps: s.warmupSteps, minLrRatio: s.minLrRatio,
     maxSamplingRounds: s.samplingRounds,
     rollout: rolloutConfig(cfg, G, s.temperature),
     trainer: {
       ...DEFAULT_GRPO_TRAINER,
-      grpo: grpoConfig('default', { groupSize: G, dynamicSampling: true, componentCredit: s.credit === 'component', turnCreditCoef: s.credit === 'turn' ? 1 : 0, klCoef: s.klCoef }),
-      sharePrefix, seqLen, microBatchRows: sharePrefix ? 2 : 4, lr: s.lr, pack: !sharePrefix,
+      grpo: grpoConfig('default', { groupSize: G, dynamicSampling: true, componentCredit: s.credit === 'component', turnCredit: s.credit !== 'trajectory', klCoef: s.klCoef }),
+      sharePrefix: true, seqLen, microBatchRows, lr: s.lr, pack: !singleTurn,
     },
   };
+}
+
+/** Logits of one micro-batch must fit one storage binding: 128 MiB on compatibility adapters (the smallest this runs on). */
+const LOGITS_BINDING_BYTES = 128 * 2 ** 20;
+
+/** Rows (≤ max, ≥ 1) whose (rows, T, V) float32 logits fit LOGITS_BINDING_BYTES. */
+export function rowsForLogits(T: number, V: number, max: number): number {
+  return Math.max(1, Math.min(max, Math.floor(LOGITS_BINDING_BYTES / (4 * T * V))));
 }
 
 /**
@@ -224,7 +236,7 @@ class Run {
     const max = this.cfg.context.maxTotalTokens;
     if (s.data.source === 'synthetic') {
       const family = s.data.tasks ? mixFamily(s.data.tasks) : this.family;
-      const task = await syntheticSftDocs(family, s.data.examples, mixSeeds(this.cfg.seed, 0x5f70), this.tok, render, max);
+      const task = await syntheticSftDocs(family, s.data.examples, mixSeeds(this.cfg.seed, 0x5f70), this.tok, render, max, { maxTurns: this.cfg.context.maxTurns });
       if (s.data.drills === 0) return task;
       const drills = encodeSftConversations(copyDrills(s.data.drills, mixSeeds(this.cfg.seed, 0xd0d0)), this.tok, render, max);
       return { docs: [...task.docs, ...drills.docs], report: { ...task.report, drills: drills.docs.length } };

@@ -8,7 +8,7 @@ import { runEpisode } from '../eval/rollout';
 import { mixSeeds } from '../util/seeds';
 import type { ChatConversation } from '../data/chatJsonl';
 import type { EncodedDoc } from '../data/packing';
-import type { ChatMessage, EnvFamily, ToolSpec } from '../envs/types';
+import type { ChatMessage, EnvFamily, EpisodeLimits, ToolSpec } from '../envs/types';
 import { encodeConversation, type Tokenizer } from '../tokenizer';
 import type { PromptRenderer } from '../train/rl/rollout';
 
@@ -59,7 +59,7 @@ export function encodeSftConversations(conversations: readonly { messages: reado
  * calls with other spacing. Throws when the experts cannot produce enough (a broken family),
  * naming how many were kept and why the rest were rejected.
  */
-export async function syntheticSftDocs(family: EnvFamily, examples: number, seed: number, tok: Tokenizer, render: PromptRenderer, maxTokens: number): Promise<{ docs: EncodedDoc[]; report: SftDataReport }> {
+export async function syntheticSftDocs(family: EnvFamily, examples: number, seed: number, tok: Tokenizer, render: PromptRenderer, maxTokens: number, limits?: Partial<EpisodeLimits>): Promise<{ docs: EncodedDoc[]; report: SftDataReport }> {
   const kept: { messages: ChatMessage[]; tools: ToolSpec[] }[] = [];
   const rejectedBy: Record<string, number> = {};
   const maxAttempts = examples * DEFAULT_ATTEMPTS_PER_CONVERSATION;
@@ -67,7 +67,8 @@ export async function syntheticSftDocs(family: EnvFamily, examples: number, seed
   for (let i = 0; kept.length < examples && i < maxAttempts; i++) {
     const task = family.generateTask(seed, i, 'train');
     const expertSeed = mixSeeds(seed, 0x5f7d, i);
-    const episode = await runEpisode(family, task, family.expertPolicy(task, expertSeed), { seed: expertSeed });
+    // the rollouts' limits (e.g. maxTurns, which the coding prompt states), so SFT prompts are the ones RL and evaluation show
+    const episode = await runEpisode(family, task, family.expertPolicy(task, expertSeed), { seed: expertSeed, limits });
     generated++;
     const reason = rejectionReason(episode);
     if (reason === null) kept.push({ messages: episode.messages, tools: episode.tools });

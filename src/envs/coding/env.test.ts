@@ -4,6 +4,7 @@ import { formatToolCalls } from '../../tokenizer/toolCalls';
 import type { ChatMessage, Policy, StepResult } from '../types';
 import { CodingEnv, DEFAULT_CODING_WEIGHTS } from './env';
 import { codingFamily } from './family';
+import { generateCodingTask } from './generate';
 import { closeNodeSandbox, runInNodeSandbox } from './sandbox/nodeSandbox';
 import type { SandboxRunner } from './sandbox/types';
 import type { CodingTask } from './types';
@@ -56,7 +57,9 @@ describe('coding environment', () => {
     const { messages, tools } = new CodingEnv().reset(task);
     expect(messages.map((m) => m.role)).toEqual(['system', 'user']);
     expect(tools.map((t) => t.function.name)).toEqual(['run_tests', 'submit']);
-    expect(messages[0].content).toContain(`\`${task.entry}\``);
+    // the system block is the same for every task (the name is in the signature), so rows and groups can share it
+    expect(messages[0].content).toBe(new CodingEnv().reset(generateCodingTask(5, 3, 'test')).messages[0].content);
+    expect(messages[0].content).not.toContain(task.entry);
     expect(messages[1].content).toContain(task.statement);
     expect(messages[1].content).toContain(task.signature);
     expect(messages[1].content).toContain(`${task.entry}(${task.publicTests[0].args.map((a) => JSON.stringify(a)).join(', ')}) → ${JSON.stringify(task.publicTests[0].expected)}`);
@@ -126,7 +129,7 @@ describe('coding environment', () => {
   });
 
   it('ends at the turn limit, truncates long tool output, and runs calls after submit no more', async () => {
-    const env = new CodingEnv({ sandbox: fakeSandbox, limits: { maxTurns: 2, maxToolOutputChars: 50 } });
+    const env = new CodingEnv({ sandbox: fakeSandbox, limits: { maxTurns: 2, maxToolOutputChars: 20 } });
     env.reset(task);
     const r1 = await env.step(call('run_tests', { code: 'function f() {}' }));
     expect(r1.messages[0].content).toMatch(/…\[truncated \d+ characters\]$/);

@@ -3,7 +3,7 @@
 // model output: malformed calls, unknown tools, missing or oversized `code`, text after the end —
 // each becomes an observation the model can read and is recorded in the reward's components.
 import { parseToolCalls, type ToolCall } from '../../tokenizer/toolCalls';
-import { DEFAULT_LIMITS, truncateOutput, weightedReward, type ChatMessage, type Environment, type EpisodeLimits, type ResetResult, type Reward, type StepResult } from '../types';
+import { DEFAULT_LIMITS, truncateOutput, weightedReward, type ChatMessage, type Environment, type EpisodeLimits, type ResetResult, type Reward, type StepFault, type StepResult } from '../types';
 import { CODING_TOOLS, RUN_TESTS, SUBMIT, runTestsObservation, submitObservation, systemPrompt, taskMessage } from './prompts';
 import { runInSandbox } from './sandbox/index';
 import { DEFAULT_SANDBOX_LIMITS, type SandboxLimits, type SandboxResult, type SandboxRunner, type SandboxTest } from './sandbox/types';
@@ -79,7 +79,7 @@ export class CodingEnv implements Environment<CodingTask> {
     this.done = false;
     this.submission = null;
     const messages: ChatMessage[] = [
-      { role: 'system', content: systemPrompt(task, this.sandboxLimits, this.limits.maxTurns, this.maxCodeChars) },
+      { role: 'system', content: systemPrompt(this.sandboxLimits, this.limits.maxTurns, this.maxCodeChars) },
       { role: 'user', content: taskMessage(task) },
     ];
     return { messages, tools: structuredClone(CODING_TOOLS) };
@@ -111,18 +111,22 @@ export class CodingEnv implements Environment<CodingTask> {
     const messages: ChatMessage[] = [];
     const issues: string[] = parsed.errors.map((e) => e.message);
     const info: Record<string, unknown> = { turn: this.turns };
+    const faults = new Set<StepFault>();
+    if (parsed.errors.length > 0) faults.add('malformed-call');
 
     if (parsed.errors.length > 0) {
       messages.push({ role: 'tool', content: truncateOutput(`Error: ${issues.join('; ')}. Write each call as <tool_call>{"name": "${RUN_TESTS}", "arguments": {"code": "..."}}</tool_call>.`, max) });
     }
     if (parsed.calls.length === 0 && parsed.errors.length === 0) {
       issues.push('no tool call');
+      faults.add('no-tool-call');
       messages.push({ role: 'user', content: `No tool call found. Call ${RUN_TESTS} to check your code or ${SUBMIT} to hand it in, with {"code": "<your JavaScript>"}.` });
     }
     const calls = parsed.calls.slice(0, MAX_CALLS_PER_TURN);
     for (const call of calls) {
       const problem = this.argumentProblem(call);
       if (problem !== null && problem.format) issues.push(problem.message);
+      if (problem !== null) faults.add('tool-error');
       if (this.done) {
         messages.push({ role: 'tool', name: call.name.slice(0, MAX_NAME_CHARS), content: `Not run: the episode ended at ${SUBMIT}.` });
         continue;
@@ -135,6 +139,9 @@ export class CodingEnv implements Environment<CodingTask> {
     }
     if (issues.length === 0) this.wellFormedTurns++;
     info.formatIssues = issues;
+    if (info.sandboxError !== undefined) faults.add('sandbox-error');
+    if (info.sandboxLimit !== undefined) faults.add('sandbox-timeout');
+    info.faults = [...faults];
 
     if (!this.done && this.turns >= this.limits.maxTurns) {
       this.done = true;
@@ -179,6 +186,7 @@ export class CodingEnv implements Environment<CodingTask> {
       return { role: 'tool', name, content: `Error: the sandbox failed (${errorText(e)}); the code was not run.` };
     }
     if (result.status === 'crashed') info.sandboxError = result.error;
+    if (result.status === 'timeout' || result.status === 'memory-exceeded') info.sandboxLimit = result.status;
     if (!submit) {
       info.publicPassed = result.passed;
       info.publicTotal = tests.length;

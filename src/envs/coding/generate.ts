@@ -2,7 +2,7 @@
 // (templates/index.ts: whole templates are held out for validation and test) are visited
 // round-robin (offset by the seed) so every batch covers them evenly.
 import { Rng } from '../../util/rng';
-import { TEMPLATE_SPLITS } from './templates/index';
+import { type CodingLevel, LEVEL_TEMPLATE_SPLITS } from './levels';
 import type { CodingTask, CodingTest } from './types';
 
 import { checkSplit, type Split } from '../splits';
@@ -27,10 +27,10 @@ function jsonData(value: unknown, what: string): unknown {
   return back;
 }
 
-/** The same (seed, index, split) always gives the same task. */
-export function generateCodingTask(seed: number, index: number, split: Split = 'train'): CodingTask {
+/** The same (seed, index, split, level) always gives the same task (level: levels.ts, default the full set). */
+export function generateCodingTask(seed: number, index: number, split: Split = 'train', level: CodingLevel = 'functions'): CodingTask {
   checkSplit(split, 'generateCodingTask');
-  const templates = TEMPLATE_SPLITS[split];
+  const templates = LEVEL_TEMPLATE_SPLITS[level][split];
   const offset = new Rng(seed).int(0, templates.length - 1);
   const template = templates[(index + offset) % templates.length];
   const rng = new Rng((seed ^ SPLIT_SALT[split] ^ Math.imul(index + 1, 0x9e3779b1)) >>> 0);
@@ -44,7 +44,7 @@ export function generateCodingTask(seed: number, index: number, split: Split = '
   };
   return {
     family: 'coding',
-    id: `coding/${split}/${seed}/${index}/${template.id}`,
+    id: level === 'functions' ? `coding/${split}/${seed}/${index}/${template.id}` : `coding/${level}/${split}/${seed}/${index}/${template.id}`,
     category: template.category,
     template: template.id,
     entry: spec.entry,

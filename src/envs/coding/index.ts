@@ -1,7 +1,8 @@
 // Public surface of the coding family: the family object, the task type, the environment, and the
 // sandbox interface (runInSandbox picks the Node or browser back-end; runInBrowserSandbox is the
 // function a page or a Playwright test can call directly).
-export { codingFamily } from './family';
+export { codingFamily, codingLevelFamily } from './family';
+export { CODING_LEVELS, LEVEL_TEMPLATE_SPLITS, type CodingLevel } from './levels';
 export type { CodingCategory, CodingTask, CodingTest } from './types';
 export { CodingEnv, DEFAULT_CODING_WEIGHTS, DEFAULT_MAX_CODE_CHARS, toSandboxTests, type CodingEnvOptions } from './env';
 export { codingExpert, BUGGY_FIRST_PROBABILITY } from './expert';

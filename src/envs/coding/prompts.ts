@@ -36,11 +36,14 @@ export const CODING_TOOLS: ToolSpec[] = [
   },
 ];
 
-/** System message: role, tools, rules and limits. */
-export function systemPrompt(task: CodingTask, sandbox: SandboxLimits, maxTurns: number, maxCodeChars: number): string {
+/**
+ * System message: role, tools, rules and limits. The same for every task of a run (the function's
+ * name is in the task message), so SFT rows and GRPO groups hold it once for many conversations.
+ */
+export function systemPrompt(sandbox: SandboxLimits, maxTurns: number, maxCodeChars: number): string {
   return [
     'You are a careful JavaScript programmer. Solve the task by writing a plain JavaScript (ES2022) script',
-    `that defines a top-level function named \`${task.entry}\`.`,
+    'that defines the requested top-level function (the name in the signature).',
     '',
     'Tools:',
     `- ${RUN_TESTS}(code): runs your code on the public examples and tells you which fail and why.`,
@@ -65,7 +68,7 @@ function outputBlock(result: SandboxResult): string[] {
   return ['', `Console output${result.outputTruncated ? ' (cut at the output limit)' : ''}:`, result.output.trimEnd()];
 }
 
-/** Tool result of run_tests: a summary line, then one line per example. */
+/** Tool result of run_tests: a summary line, then one line per failing example. */
 export function runTestsObservation(result: SandboxResult): string {
   if (result.status === 'crashed') return `Error: the sandbox failed (${result.error ?? 'unknown error'}); nothing was tested. Try again.`;
   if (result.compileError !== undefined) {
@@ -73,7 +76,8 @@ export function runTestsObservation(result: SandboxResult): string {
   }
   const total = result.tests.length;
   const head = result.passed === total ? `All ${total} public examples passed.` : `${result.passed}/${total} public examples passed.`;
-  const lines = result.tests.map((t) => `${t.status === 'passed' ? 'PASS' : 'FAIL'} ${t.message}`);
+  // only the failures: a passing example repeats what the task message shows (~100 tokens per run)
+  const lines = result.tests.filter((t) => t.status !== 'passed').map((t) => `FAIL ${t.message}`);
   return [head, ...lines, ...outputBlock(result)].join('\n');
 }
 

@@ -5,7 +5,7 @@
 // plus the format of every turn. Every component pays only for a step toward the task, so an agent
 // that does nothing (no reply, "ok", no call where one is needed) scores 0. step() never throws.
 import { callTagOverflow, parseToolCalls, type ParsedAssistantMessage, type ToolCall } from '../../tokenizer/toolCalls';
-import { DEFAULT_LIMITS, truncateOutput, weightedReward, type ChatMessage, type Environment, type EpisodeLimits, type Reward, type StepResult } from '../types';
+import { DEFAULT_LIMITS, truncateOutput, weightedReward, type ChatMessage, type Environment, type EpisodeLimits, type Reward, type StepFault, type StepResult } from '../types';
 import { validateCall } from './argumentValidation';
 import { formatIssues, isRealTextAnswer, MIN_ANSWER_WORDS } from './formatCheck';
 import { functionNamesDecidedAt } from './nameDecision';
@@ -162,6 +162,10 @@ export class FunctionCallingEnv implements Environment<FunctionCallingTask> {
       this.done = true;
       info.limit = 'max-turns';
     }
+    const faults: StepFault[] = [];
+    if (parsed.errors.length > 0) faults.push('malformed-call');
+    if (((info.toolErrors as string[] | undefined) ?? []).length > 0) faults.push('tool-error');
+    info.faults = faults;
     const verdict = this.callVerdict();
     info.checkErrors = verdict.errors;
     info.success = this.successOf(verdict.components);

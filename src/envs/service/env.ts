@@ -12,16 +12,17 @@ import {
   type EpisodeLimits,
   type ResetResult,
   type Reward,
+  type StepFault,
   type StepResult,
 } from '../types';
 import { seedDatabase } from './database';
 import { distractorsFor, FactLedger } from './facts';
 import { GoldCheck } from './goldCheck';
 import { PolicyMonitor } from './monitor';
-import { SERVICE_POLICY } from './policy';
+import { SERVICE_LEVEL_SPECS, serviceLevelOf } from './levels';
 import { serviceReward } from './reward';
-import { SERVICE_TOOL_SPECS } from './toolSpecs';
 import { executeTool, normalizeOrderId } from './tools';
+import type { ToolSpec } from '../types';
 import type { Database, ServiceTask } from './types';
 import { SimulatedUser, visibleText, type UserEndReason } from './userSim';
 
@@ -50,6 +51,8 @@ interface Episode {
   gold: GoldCheck;
   /** The scripted user. */
   user: SimulatedUser;
+  /** The tools of the task's level, by name (others are unknown to the agent). */
+  offered: ReadonlyMap<string, ToolSpec>;
   /** Policy bookkeeping. */
   monitor: PolicyMonitor;
   /** What the user heard: required facts and wrong alternatives over the whole conversation. */
@@ -78,11 +81,13 @@ export class ServiceEnv implements Environment<ServiceTask> {
   reset(task: ServiceTask): ResetResult {
     const db = seedDatabase(task.dbSeed);
     const user = new SimulatedUser(task);
+    const level = SERVICE_LEVEL_SPECS[serviceLevelOf(task)];
     this.episode = {
       task,
       db,
       gold: new GoldCheck(db, task.dbSeed, task.goldActions),
       user,
+      offered: new Map(level.tools.map((t) => [t.function.name, t])),
       monitor: new PolicyMonitor(task.user.userId),
       facts: new FactLedger(task.requiredFacts, distractorsFor(task, db)),
       goalOrderRead: false,
@@ -92,10 +97,10 @@ export class ServiceEnv implements Environment<ServiceTask> {
     };
     return {
       messages: [
-        { role: 'system', content: SERVICE_POLICY },
+        { role: 'system', content: level.policy },
         { role: 'user', content: user.opening() },
       ],
-      tools: SERVICE_TOOL_SPECS.map((t) => structuredClone(t)),
+      tools: level.tools.map((t) => structuredClone(t)),
     };
   }
 
@@ -115,6 +120,7 @@ export class ServiceEnv implements Environment<ServiceTask> {
         : parseToolCalls(text);
     const messages: ChatMessage[] = [];
     const info: Record<string, unknown> = { turn: ep.turns };
+    const faults: StepFault[] = [];
     const violationsBefore = ep.monitor.violations.length;
 
     // As in τ-bench a turn is either tool calls or a message: prose next to tool calls is not
@@ -126,11 +132,16 @@ export class ServiceEnv implements Environment<ServiceTask> {
       const turn = ep.user.reply(text, this.goalAchieved(ep));
       ep.monitor.onUserTurn(turn);
       messages.push({ role: 'user', content: turn.text });
+      if (!turn.understood) faults.push('user-confused');
       if (turn.ended) {
         ep.endReason = `user-${turn.endReason ?? 'stuck'}`;
         ep.refusalAccepted = turn.endReason === 'refusal-accepted';
+        if (turn.endReason === 'stuck') faults.push('user-gave-up');
       }
     }
+    if (info.parseErrors !== undefined) faults.push('malformed-call');
+    if (info.toolErrors !== undefined) faults.push('tool-error');
+    info.faults = faults;
     if (!ep.endReason && ep.turns >= this.limits.maxTurns) {
       ep.endReason = 'max-turns';
       info.limit = 'max-turns';
@@ -166,9 +177,9 @@ export class ServiceEnv implements Environment<ServiceTask> {
     ep.monitor.onToolTurn(ep.turns, run.map((c) => c.name));
     const toolErrors: string[] = [];
     for (const call of run) {
-      const outcome = executeTool(ep.db, call.name, call.arguments, { authenticatedUserId: ep.monitor.authenticatedUser });
+      const outcome = executeTool(ep.db, call.name, call.arguments, { authenticatedUserId: ep.monitor.authenticatedUser }, ep.offered);
       ep.monitor.onToolCall(ep.turns, call.name, call.arguments, outcome);
-      if (call.name === 'get_order_details' && outcome.ok && this.isGoalOrder(ep, call.arguments.order_id) && outcome.dataOwner === ep.monitor.authenticatedUser) {
+      if ((call.name === 'get_order_details' || call.name === 'get_order_status') && outcome.ok && this.isGoalOrder(ep, call.arguments.order_id) && outcome.dataOwner === ep.monitor.authenticatedUser) {
         ep.goalOrderRead = true;
       }
       if (outcome.ok && outcome.isWrite) ep.gold.onWrite();

@@ -7,6 +7,7 @@ import { Rng } from '../../util/rng';
 import { formatToolCalls, type ToolCall } from '../../tokenizer/toolCalls';
 import type { Policy } from '../types';
 import { seedDatabase } from './database';
+import { serviceLevelOf } from './levels';
 import { orderTotal } from './tasks';
 import type { Database, GoalItem, Order, ServiceGoal, ServiceTask } from './types';
 import { describeAddress, describeOptions } from './userText';
@@ -151,13 +152,20 @@ export function expertScript(task: ServiceTask, seed: number): ExpertTurn[] {
   const g = task.goal;
   const u = task.user;
   const order = 'orderId' in g ? db.orders[g.orderId] : undefined;
+  const level = serviceLevelOf(task);
   const turns: ExpertTurn[] = [`${rng.pick(GREETINGS)} ${askIdentity(task)} ${askDetails(g)}`.trim()];
   turns.push([
     u.authVia === 'email'
       ? { name: 'find_user_id_by_email', arguments: { email: u.email } }
       : { name: 'find_user_id_by_name_zip', arguments: { first_name: u.firstName, last_name: u.lastName, zip: u.zip } },
   ]);
-  turns.push([{ name: 'get_user_details', arguments: { user_id: u.userId } }]);
+  if (level === 'status' && order) {
+    // the status level's short read (levels.ts): the user gave the order id, no account details needed
+    turns.push([{ name: 'get_order_status', arguments: { order_id: order.order_id } }], infoAnswer(task, order));
+    return turns;
+  }
+  // the retail level reads the account first (its orders list); the write level's user gives the order id
+  if (level === 'retail') turns.push([{ name: 'get_user_details', arguments: { user_id: u.userId } }]);
   if (order) {
     // Without an order id the agent must open each of the user's orders to find the one described.
     const toOpen = u.knowsOrderId ? [order.order_id] : db.users[u.userId].orders;

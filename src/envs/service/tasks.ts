@@ -6,6 +6,7 @@ import { Rng } from '../../util/rng';
 import { mixSeeds } from '../../util/seeds';
 import { splitTaskSeed, type Split } from '../splits';
 import { cloneDatabase, databaseSeed, randomAddress, roundMoney, seedDatabase } from './database';
+import { SERVICE_LEVEL_SPECS, type ServiceLevel } from './levels';
 import { executeTool } from './tools';
 import {
   CANCEL_REASONS,
@@ -92,7 +93,13 @@ function itemArgs(orderId: string, items: GoalItem[], methodId: string, withNew:
   return args;
 }
 
-type Builder = (db: Database, rng: Rng, split: Split) => TaskDraft | null;
+/** What a level asks of a builder (levels.ts). */
+interface BuildOptions {
+  /** Information tasks ask only this question. */
+  question?: 'status';
+}
+
+type Builder = (db: Database, rng: Rng, split: Split, opts: BuildOptions) => TaskDraft | null;
 
 function swapBuilder(kind: 'modify_items' | 'exchange'): Builder {
   return (db, rng) => {
@@ -156,9 +163,9 @@ const BUILDERS: Record<Exclude<ServiceCategory, 'transfer'>, Builder> = {
       paymentMethod: method,
     };
   },
-  info(db, rng) {
+  info(db, rng, _split, opts) {
     const order = rng.pick(ordersWhere(db, () => true));
-    const question = rng.pick(['status', 'total', 'items'] as const);
+    const question = opts.question ?? rng.pick(['status', 'total', 'items'] as const);
     const facts = question === 'status' ? [order.status] : question === 'total' ? [orderTotal(order)] : order.items.map((it) => it.name);
     return { user: db.users[order.user_id], order, goal: { kind: 'info', orderId: order.order_id, question }, goldActions: [], requiredFacts: facts };
   },
@@ -201,26 +208,34 @@ function goldReplays(db: Database, actions: WriteAction[]): boolean {
   return actions.every((a) => executeTool(copy, a.name, a.arguments).ok);
 }
 
+/** Per level, a salt of its task stream (retail keeps 0: its stream is the one every figure so far used). */
+const LEVEL_SALT: Readonly<Record<ServiceLevel, number>> = { retail: 0, status: 0x57a7, write: 0x3217 };
+
 /**
- * Deterministic task for (seed, index, split). Disjoint by construction: the task's database is
- * built from the split's users, addresses, product types and ids (database.ts), and the simulated
- * user words everything with the split's phrasings (userText.ts).
+ * Deterministic task for (seed, index, split) of a level (levels.ts; default the full retail set).
+ * Disjoint by construction: the task's database is built from the split's users, addresses, product
+ * types and ids (database.ts), and the simulated user words everything with the split's phrasings
+ * (userText.ts), whatever the level.
  */
-export function generateServiceTask(seed: number, index: number, split: Split): ServiceTask {
-  const category = SERVICE_CATEGORIES[((index % SERVICE_CATEGORIES.length) + SERVICE_CATEGORIES.length) % SERVICE_CATEGORIES.length];
-  const base = splitTaskSeed(seed, index, split, 0x5e4c);
+export function generateServiceTask(seed: number, index: number, split: Split, level: ServiceLevel = 'retail'): ServiceTask {
+  const spec = SERVICE_LEVEL_SPECS[level];
+  const categories = spec.categories;
+  const category = categories[((index % categories.length) + categories.length) % categories.length];
+  const base = level === 'retail' ? splitTaskSeed(seed, index, split, 0x5e4c) : mixSeeds(splitTaskSeed(seed, index, split, 0x5e4c), LEVEL_SALT[level]);
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const dbSeed = databaseSeed(mixSeeds(base, attempt, 11), split);
     const db = seedDatabase(dbSeed);
     const rng = new Rng(mixSeeds(base, attempt, 23));
-    const draft = category === 'transfer' ? buildForbidden(db, rng, split) : BUILDERS[category](db, rng, split);
+    const draft = category === 'transfer' ? buildForbidden(db, rng, split, {}) : BUILDERS[category](db, rng, split, { question: spec.question });
     if (!draft || !goldReplays(db, draft.goldActions)) continue;
     const hint = draft.order ? uniqueProductOf(db, draft.user, draft.order) : '';
-    const knowsOrderId = !draft.order || hint === '' || rng.next() < 0.7;
+    const knowsOrderId = spec.userKnowsOrderId || !draft.order || hint === '' || rng.next() < 0.7;
+    const authVia = spec.emailOnly || rng.next() < 0.6 ? 'email' : 'name_zip';
     return {
       family: 'service',
-      id: `service-${split}-${seed}-${index}`,
+      id: level === 'retail' ? `service-${split}-${seed}-${index}` : `service-${level}-${split}-${seed}-${index}`,
       category,
+      ...(level === 'retail' ? {} : { level }),
       split,
       dbSeed,
       userSeed: mixSeeds(base, attempt, 37),
@@ -230,7 +245,7 @@ export function generateServiceTask(seed: number, index: number, split: Split): 
         firstName: draft.user.name.first_name,
         lastName: draft.user.name.last_name,
         zip: draft.user.address.zip,
-        authVia: rng.next() < 0.6 ? 'email' : 'name_zip',
+        authVia,
         knowsOrderId,
         orderHint: knowsOrderId ? '' : hint,
         paymentDescription: draft.paymentMethod ? describePaymentMethod(draft.paymentMethod) : '',

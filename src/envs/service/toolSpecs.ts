@@ -102,3 +102,12 @@ export const SERVICE_TOOL_SPECS: readonly ToolSpec[] = [
 
 /** Spec by tool name. */
 export const SERVICE_TOOLS_BY_NAME: ReadonlyMap<string, ToolSpec> = new Map(SERVICE_TOOL_SPECS.map((t) => [t.function.name, t]));
+
+/**
+ * The status level's read tool (levels.ts): an order's id and status only, so a status lookup does
+ * not read a whole order (≈ 20 instead of ≈ 210 tokens). Not offered at the retail level.
+ */
+export const ORDER_STATUS_TOOL: ToolSpec = tool('get_order_status', "Get an order's status.", { order_id: orderId }, ['order_id']);
+
+/** Every service tool by name, whichever level offers it (the executor's table). */
+export const ALL_SERVICE_TOOLS_BY_NAME: ReadonlyMap<string, ToolSpec> = new Map([...SERVICE_TOOL_SPECS, ORDER_STATUS_TOOL].map((t) => [t.function.name, t]));

@@ -5,7 +5,7 @@
 // nothing here throws on model input.
 
 import { roundMoney } from './database';
-import { SERVICE_TOOLS_BY_NAME } from './toolSpecs';
+import { ALL_SERVICE_TOOLS_BY_NAME } from './toolSpecs';
 import type { Database, Order, OrderItem, User, WriteAction, WriteToolName } from './types';
 import { validateArguments } from './validate';
 
@@ -185,6 +185,10 @@ const IMPLS: Record<string, Impl> = {
     const order = getOrder(db, String(a.order_id));
     return { output: json(order), dataOwner: order.user_id };
   },
+  get_order_status(db, a) {
+    const order = getOrder(db, String(a.order_id));
+    return { output: json({ order_id: order.order_id, status: order.status }), dataOwner: order.user_id };
+  },
   get_product_details(db, a) {
     const product = own(db.products, String(a.product_id).trim());
     if (!product) throw new ToolError('not-found', `product "${clip(String(a.product_id))}" not found; product ids are listed in the items of get_order_details`);
@@ -290,13 +294,14 @@ const IMPLS: Record<string, Impl> = {
 
 /**
  * Runs one tool call on `db` (mutating it on successful writes) for `caller` (see ToolCaller; the
- * default 'trusted' is for gold replays only). Total: never throws.
+ * default 'trusted' is for gold replays only). `offered`: the tools of the episode's level (a tool
+ * outside it is unknown to the agent); default every tool. Total: never throws.
  */
-export function executeTool(db: Database, name: string, args: Record<string, unknown>, caller: ToolCaller = 'trusted'): ToolOutcome {
-  const spec = SERVICE_TOOLS_BY_NAME.get(name);
+export function executeTool(db: Database, name: string, args: Record<string, unknown>, caller: ToolCaller = 'trusted', offered: ReadonlyMap<string, unknown> = ALL_SERVICE_TOOLS_BY_NAME): ToolOutcome {
+  const spec = offered.has(name) ? ALL_SERVICE_TOOLS_BY_NAME.get(name) : undefined;
   const isWrite = WRITE_TOOLS.has(name);
   if (!spec || !IMPLS[name]) {
-    const known = [...SERVICE_TOOLS_BY_NAME.keys()].join(', ');
+    const known = [...offered.keys()].join(', ');
     return { ok: false, isWrite, errorKind: 'unknown-tool', output: `Error: unknown tool "${clip(name)}"; available tools: ${known}` };
   }
   const problem = validateArguments(args, spec.function.parameters);

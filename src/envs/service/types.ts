@@ -4,6 +4,7 @@
 
 import type { TaskBase } from '../types';
 import type { Split } from '../splits';
+import type { ServiceLevel } from './levels';
 
 /** A postal address as stored on users and orders. */
 export interface Address {
@@ -203,6 +204,8 @@ export type ServiceGoal =
 export interface ServiceTask extends TaskBase {
   family: 'service';
   category: ServiceCategory;
+  /** The curriculum level (levels.ts: its policy, tools and request kinds); absent = 'retail'. */
+  level?: ServiceLevel;
   /** The split the task belongs to: the simulated user speaks that split's phrasings (absent in hand-built tasks: train's). The database's split is named by dbSeed. */
   split?: Split;
   /** Seed of the episode database (seedDatabase(dbSeed) rebuilds it; its two low bits name the split, database.ts). */

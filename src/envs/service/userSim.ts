@@ -28,6 +28,12 @@ export interface UserTurn {
   endReason?: UserEndReason;
   /** True when this reply gave the user's credentials (email, or name and zip). */
   disclosedIdentity: boolean;
+  /**
+   * False when the user found nothing to act on in the agent's text (no question it could answer, no
+   * confirmation request, no refusal, no answer that met its goal) and fell back to restating its
+   * request, asking whether the agent is there, or giving up: a 'user-confused' fault.
+   */
+  understood: boolean;
   /** Set when this reply is an explicit yes to the action it names. */
   confirmed?: ConfirmedAction;
 }
@@ -153,7 +159,7 @@ export class SimulatedUser {
    * database and the facts told already satisfy the goal (the user trusts the store's records).
    */
   reply(agentText: string, goalAchieved: boolean): UserTurn {
-    if (this.ended) return { text: say.STOP_MARKER, ended: true, endReason: 'stuck', disclosedIdentity: false };
+    if (this.ended) return { text: say.STOP_MARKER, ended: true, endReason: 'stuck', disclosedIdentity: false, understood: false };
     const lower = visibleText(agentText).toLowerCase().replace(/\be-?mail address(es)?\b/g, 'email');
     if (goalAchieved) return this.end(this.voice.pick(say.DONE), 'goal-achieved');
     const asking = IS_REQUEST.test(lower);
@@ -171,12 +177,12 @@ export class SimulatedUser {
     const answers = asking ? this.answerQuestions(lower, asksIdentity) : [];
     if (answers.length > 0) {
       if (asksIdentity) this.identified = true;
-      return { text: answers.join(' '), ended: false, disclosedIdentity: asksIdentity };
+      return { text: answers.join(' '), ended: false, disclosedIdentity: asksIdentity, understood: true };
     }
     this.unhelpful++;
-    if (this.unhelpful >= PATIENCE.unhelpful) return this.end(this.voice.pick(say.GIVE_UP), 'stuck');
-    if (lower.length === 0) return this.say('Hello? Are you still there?');
-    return this.say(this.unhelpful === 1 ? say.vagueRestatement(this.task.goal, this.voice) : say.preciseGoal(this.task));
+    if (this.unhelpful >= PATIENCE.unhelpful) return this.end(this.voice.pick(say.GIVE_UP), 'stuck', false);
+    if (lower.length === 0) return this.say('Hello? Are you still there?', false);
+    return this.say(this.unhelpful === 1 ? say.vagueRestatement(this.task.goal, this.voice) : say.preciseGoal(this.task), false);
   }
 
   private answerConfirmation(lower: string): UserTurn {
@@ -186,7 +192,7 @@ export class SimulatedUser {
     if (!aboutTransfer && confirmationMatchesGoal(lower, this.task.goal)) {
       const goal = this.task.goal;
       const confirmed = tool && 'orderId' in goal ? { tool, orderId: goal.orderId } : undefined;
-      return { text: this.voice.pick(say.YES), ended: false, disclosedIdentity: false, confirmed };
+      return { text: this.voice.pick(say.YES), ended: false, disclosedIdentity: false, confirmed, understood: true };
     }
     this.declined++;
     if (this.declined >= PATIENCE.declined) return this.end(this.voice.pick(say.GIVE_UP), 'stuck');
@@ -212,12 +218,12 @@ export class SimulatedUser {
     return answers;
   }
 
-  private say(text: string): UserTurn {
-    return { text, ended: false, disclosedIdentity: false };
+  private say(text: string, understood = true): UserTurn {
+    return { text, ended: false, disclosedIdentity: false, understood };
   }
 
-  private end(text: string, endReason: UserEndReason): UserTurn {
+  private end(text: string, endReason: UserEndReason, understood = true): UserTurn {
     this.ended = true;
-    return { text, ended: true, endReason, disclosedIdentity: false };
+    return { text, ended: true, endReason, disclosedIdentity: false, understood };
   }
 }

@@ -18,7 +18,9 @@ import { relativeError } from '../../reference/ops/finiteDiff';
 import { grpoConfig } from './grpo';
 import { DEFAULT_GRPO_TRAINER, type GrpoStepResult, GrpoTrainer, type GrpoTrainerConfig } from './grpoTrainer';
 import { modelTurnGenerator } from './modelGenerator';
-import { DEFAULT_ROLLOUT, rolloutBatch } from './rollout';
+import { DEFAULT_ROLLOUT, rolloutBatch, type TurnGenerator } from './rollout';
+import { generate } from '../../model/generate';
+import { serviceLevelFamily } from '../../envs/service/index';
 import type { Trajectory } from './trajectory';
 
 /** A one-layer model: the point is the plumbing, not capacity. */
@@ -327,5 +329,63 @@ describe('GrpoTrainer (llvmpipe)', () => {
     probe.destroy();
     trainer.destroy();
     w.destroy();
+  });
+
+  describe('multi-turn episodes (service status level: tool results and simulated-user turns between the policy turns)', () => {
+    const LONG: ModelConfig = { ...MICRO, maxPositionEmbeddings: 4096 };
+    const status = serviceLevelFamily('status');
+    const multi = { ...DEFAULT_ROLLOUT, groupSize: 2, maxTurns: 3, maxNewTokensPerTurn: 96, maxTotalTokens: 2048 };
+
+    // An untrained model rarely samples <|im_end|>: a turn also stops at a sampled space or letter (kept, then the
+    // forced <|im_end|> with mask 0), so episodes run several turns with the model's own log-probs.
+    const stopEarly = (w: GpuWeights): TurnGenerator => ({
+      maxPositions: w.cfg.maxPositionEmbeddings,
+      generate: (prompts, o) => generate(rt, w, prompts, { temperature: 1, topK: 0, topP: 1, maxNewTokens: o.maxNewTokens, stopIds: [o.stopId, ...tok.encode(' abcdefghijklmnopqrstuvwxyz')], seed: o.seed }),
+    });
+
+    async function sampledMultiTurn(w: GpuWeights, seed: number): Promise<Trajectory[]> {
+      const tasks = [0, 1].map((i) => status.generateTask(seed, i, 'train'));
+      return rolloutBatch({ family: status, tasks, tokenizer: tok, generator: stopEarly(w), config: multi, seed, policyVersion: 0 });
+    }
+
+    it.each([false, true])('sharePrefix %s: the trainer scores every turn\'s sampled tokens with their behaviour log-probs (ratio 1)', async (sharePrefix) => {
+      const w = new GpuWeights(rt, LONG, initialWeights(LONG, 21));
+      const trajs = withRewards(await sampledMultiTurn(w, 3), (t) => (t.sample === 0 ? 1 : 0));
+      // three turns each, with the simulated user's replies between them (and the opening)
+      expect(trajs.map((t) => [t.turns, t.messages.filter((m) => m.role === 'user').length])).toEqual(trajs.map(() => [3, 4]));
+      const trainer = new GrpoTrainer(rt, w, trainerCfg({ seqLen: sharePrefix ? 4096 : 2048, microBatchRows: 1, sharePrefix, lr: 0 }));
+      const r = await trainer.step(trajs);
+      expect(r.skipped).toBe(false);
+      expect(r.metrics.policy_tokens).toBe(trajs.reduce((a, t) => a + t.responseTokens, 0));
+      expect(Math.abs(r.metrics['ratio/mean'] - 1)).toBeLessThan(1e-4);
+      expect(r.metrics['ratio/max']).toBeLessThan(1 + 1e-3);
+      expect(r.metrics['ratio/min']).toBeGreaterThan(1 - 1e-3);
+      trainer.destroy();
+      w.destroy();
+    });
+
+    it('turn credit with shared openings gives the full rows\' gradients and update; it differs from trajectory credit', async () => {
+      const init = initialWeights(LONG, 22);
+      const ws = [0, 1, 2].map(() => new GpuWeights(rt, LONG, init));
+      // equal totals earned in different turns: sample 0 earned its 0.5 in turn 1, sample 1 its 0.5 in turn 2
+      const trajs = (await sampledMultiTurn(ws[0], 5)).map((t) => {
+        const perTurn = t.sample === 0 ? [{ a: 0, b: 0 }, { a: 1, b: 0 }, { a: 1, b: 0 }] : [{ a: 0, b: 0 }, { a: 0, b: 0 }, { a: 0, b: 1 }];
+        const last = perTurn[2];
+        return { ...t, turnComponents: perTurn, reward: { components: last, weights: { a: 0.5, b: 0.5 }, total: 0.5 * last.a + 0.5 * last.b } };
+      });
+      const grpo = (turnCredit: boolean) => grpoConfig('default', { groupSize: 2, turnCredit });
+      const cfg = (turnCredit: boolean, sharePrefix: boolean) => trainerCfg({ grpo: grpo(turnCredit), eps: 1e-3, sharePrefix, seqLen: sharePrefix ? 4096 : 2048, microBatchRows: 1 });
+      const ts = [new GrpoTrainer(rt, ws[0], cfg(true, false)), new GrpoTrainer(rt, ws[1], cfg(true, true)), new GrpoTrainer(rt, ws[2], cfg(false, true))];
+      const before = await ws[0].download();
+      const [rFull, rShared, rTrajectory] = [await ts[0].step(trajs), await ts[1].step(trajs), await ts[2].step(trajs)];
+      expect(rShared.skipped).toBe(false);
+      await expectSameStep(rShared, ws[1], rFull, ws[0], before);
+      expect(rShared.processedTokens).toBeLessThan(rFull.processedTokens);
+      // the group's rewards tie (0.5 each): trajectory credit has nothing to learn, turn credit does
+      expect(Math.abs(rTrajectory.metrics.pg_loss)).toBeLessThan(1e-12);
+      expect(Math.abs(rShared.metrics.pg_loss)).toBeGreaterThan(1e-6);
+      for (const t of ts) t.destroy();
+      for (const w of ws) w.destroy();
+    });
   });
 });

@@ -21,7 +21,7 @@ import type { GpuWeights } from '../../model/weights';
 import { GRPO_STATS, type GrpoStatSums, grpoLossForward, packGrpoTokens, sumGrpoStats } from '../../ops/grpoLoss';
 import {
   type BatchTotals, entropyGradWeights, type GrpoConfig, type GrpoMetrics, groupAdvantages, grpoLoss, keepGroups, selectTokens,
-  componentCreditSteps, tokenAdvantagesFromSteps, tokenAdvantagesFromTurns, type TokenSelection, trainingRewards, turnAdvantages, turnRewardsFromRunningTotals, validateGrpoConfig,
+  creditSteps, tokenAdvantagesFromSteps, tokenAdvantagesFromTurns, turnStartsOf, type TokenSelection, trainingRewards, turnAdvantages, turnRewardsFromRunningTotals, validateGrpoConfig,
 } from './grpo';
 import { AdamWState } from '../optimizerState';
 import { buildRlBatch, type RlBatch } from './rlBatch';
@@ -187,7 +187,8 @@ export class GrpoTrainer {
       });
       perTurn = turnAdvantages(advantages, turnRewards, G, grpo);
     }
-    const creditSteps = grpo.componentCredit ? componentCreditSteps(used, G, grpo) : null;
+    // turn / component credit (grpo/credit.ts): advantage steps at turn starts and decision points
+    const steps = grpo.turnCredit || grpo.componentCredit ? creditSteps(used.map((t) => ({ ...t, turnStarts: turnStartsOf(t.turnIndex) })), G, grpo) : null;
     const batch = buildRlBatch(used, {
       rows: this.cfg.microBatchRows, seqLen: this.cfg.seqLen, padId: 0, maskTruncated: grpo.maskTruncated, pack: this.cfg.pack, sharePrefix: this.cfg.sharePrefix ? { groupSize: G } : undefined,
     });
@@ -199,7 +200,7 @@ export class GrpoTrainer {
       const loss: MicroBatchLoss = {
         oldLogp: mb.oldLogp, mask: mb.mask, seqIndex: mb.seqIndex, advantages, truncated, batchTotals: batch.totals,
         tokenAdvantages: perTurn ? tokenAdvantagesFromTurns(mb.seqIndex, mb.turnIndex, perTurn)
-          : creditSteps ? tokenAdvantagesFromSteps(mb.seqIndex, mb.tokenIndex, advantages, creditSteps) : undefined,
+          : steps ? tokenAdvantagesFromSteps(mb.seqIndex, mb.tokenIndex, advantages, steps) : undefined,
       };
       const res = this.lossOn === 'gpu' ? await this.gpuLossBackward(loss) : await this.hostLossBackward(loss);
       if (res.skipped) return { ...base, skipped: true, reason: res.reason, metrics: { ...groupMetrics, ...res.metrics }, trainedTokens: 0, processedTokens: 0, episodeTokens: 0 };

@@ -2,9 +2,11 @@
 // coordinator, and their JSONL form:
 //   reward, reward_std, reward/<component>(/std), success_rate, turns/mean, response_length/mean,
 //   staleness/mean|max (+ the histogram), frac_groups_dropped, loss, clip_ratio(/low|/high),
-//   approx_kl, entropy, grad_norm, lr, rollout/tokens_per_s, train/tokens_per_s, time/*.
+//   approx_kl, entropy, grad_norm, lr, rollout/tokens_per_s, train/tokens_per_s, time/*,
+//   end/<reason> and faults/<name> (episodeEndsAndFaults).
 import { stalenessHistogram, summarizeEpisodes } from './grpo';
 import type { GrpoStepResult } from './grpoTrainer';
+import { STEP_FAULTS } from '../../envs/types';
 import type { Trajectory } from './trajectory';
 
 export interface RlStepRecord {
@@ -50,6 +52,7 @@ export function buildStepRecord(step: number, trainerVersion: number, trajs: rea
     'rollout/tokens_per_s': timing.rolloutSeconds > 0 ? timing.generatedTokens / timing.rolloutSeconds : 0,
     'time/rollout_s': timing.rolloutSeconds,
     'time/train_s': timing.trainSeconds,
+    ...episodeEndsAndFaults(trajs),
     ...extra,
   };
   const record: RlStepRecord = {
@@ -61,6 +64,21 @@ export function buildStepRecord(step: number, trainerVersion: number, trajs: rea
   };
   if (result.reason !== undefined) record.reason = result.reason;
   return record;
+}
+
+const ENDS: readonly Trajectory['end'][] = ['done', 'max-turns', 'max-tokens', 'env-error'];
+
+/**
+ * Share of episodes per end reason (`end/<reason>`, every reason, 0 included) and per fault
+ * (`faults/<name>`: episodes where at least one step reported it; every StepFault, 0 included), so
+ * a run's curves show when episodes hit a limit, broke a call, confused the user or timed out.
+ */
+export function episodeEndsAndFaults(trajs: readonly Pick<Trajectory, 'end' | 'faults'>[]): Record<string, number> {
+  const n = Math.max(trajs.length, 1);
+  const out: Record<string, number> = {};
+  for (const end of ENDS) out[`end/${end}`] = trajs.filter((t) => t.end === end).length / n;
+  for (const f of STEP_FAULTS) out[`faults/${f}`] = trajs.filter((t) => (t.faults?.[f] ?? 0) > 0).length / n;
+  return out;
 }
 
 function fraction(kept: readonly boolean[]): number {

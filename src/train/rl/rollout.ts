@@ -147,7 +147,7 @@ function startEpisode<T extends TaskBase>(req: RolloutRequest<T>, task: T, group
   const traj: Trajectory = {
     taskId: task.id, category: task.category, family: req.family.name, group, sample,
     ids: [], lossMask: [], behaviourLogprobs: [], turnIndex: [],
-    reward: zeroReward(weights), turnTotals: [], success: false, turns: 0, responseTokens: 0,
+    reward: zeroReward(weights), turnTotals: [], turnComponents: [], faults: {}, success: false, turns: 0, responseTokens: 0,
     truncated: false, end: 'done', policyVersion: req.policyVersion, messages: [],
   };
   const e: Live = { traj, env: null, seq: { ids: [], assistantMask: [] }, lastReward: null, open: true, sampled: [] };
@@ -214,6 +214,9 @@ async function takeTurn(e: Live, g: Generation, turn: number, cfg: RolloutConfig
   }
   t.messages.push(...result.messages);
   t.turnTotals.push(result.reward.total);
+  t.turnComponents.push({ ...result.reward.components });
+  const faults = Array.isArray(result.info.faults) ? new Set(result.info.faults.filter((f): f is string => typeof f === 'string')) : new Set<string>();
+  for (const f of faults) t.faults[f] = (t.faults[f] ?? 0) + 1;
   e.lastReward = result.reward;
   // The env enforces maxTurns itself and says so with info.limit (EpisodeLimits' convention).
   if (result.done) return close(e, result.info.limit === 'max-turns' ? 'max-turns' : 'done', result.reward, result.info);

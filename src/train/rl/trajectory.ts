@@ -37,6 +37,14 @@ export interface Trajectory {
   reward: Reward;
   /** The environment's running total after each step, in turn order (per-turn credit, rewards.ts). */
   turnTotals: number[];
+  /**
+   * The environment's reward components after each step, in turn order (turn credit, grpo/credit.ts;
+   * per-turn metrics): what each turn had earned so far. One entry per step that ran (a step that
+   * threw leaves none).
+   */
+  turnComponents: Record<string, number>[];
+  /** Steps that reported each fault (StepFault names from the env's info.faults): what went wrong along the way, even when the episode recovered. */
+  faults: Record<string, number>;
   /** Solved by the family's own verdict (info.success of the last step; false unless end = 'done'). */
   success: boolean;
   /** Assistant turns taken. */

@@ -66,9 +66,16 @@ export interface GrpoConfig {
   /** γ: discount of later turns' rewards in the per-turn return-to-go (1 = undiscounted). */
   turnDiscount: number;
   /**
+   * Turn credit (credit.ts): reward-to-go by turn — a token is credited with the reward components
+   * its turn and later turns earned (Trajectory.turnComponents), not with what earlier turns earned.
+   * Not combinable with turnCreditCoef (the older additive per-turn bonus).
+   */
+  turnCredit: boolean;
+  /**
    * Component credit: a reward component the environment marks as decided at a token (Trajectory.decidedAt)
-   * is left out of the advantage of the tokens after it — reward-to-go inside a trajectory (advantages.ts).
-   * Tokens up to every decision point keep the trajectory advantage. Not combinable with per-turn credit.
+   * is left out of the advantage of the tokens after it — reward-to-go inside a trajectory (credit.ts).
+   * Tokens up to every decision point keep the trajectory advantage. Combines with turnCredit (the
+   * pipeline's 'component' scheme); not with turnCreditCoef.
    */
   componentCredit: boolean;
 }
@@ -91,6 +98,7 @@ const GRPO: GrpoConfig = {
   tisCap: 2,
   turnCreditCoef: 0,
   turnDiscount: 1,
+  turnCredit: false,
   componentCredit: false,
 };
 
@@ -146,6 +154,8 @@ export function validateGrpoConfig(cfg: GrpoConfig): void {
   need(finite(cfg.turnCreditCoef) && cfg.turnCreditCoef >= 0, `turnCreditCoef = ${cfg.turnCreditCoef}: needs a finite value ≥ 0`);
   need(finite(cfg.turnDiscount) && cfg.turnDiscount >= 0 && cfg.turnDiscount <= 1, `turnDiscount = ${cfg.turnDiscount}: needs 0 ≤ γ ≤ 1`);
   need(typeof cfg.componentCredit === 'boolean', `componentCredit = ${cfg.componentCredit}: needs true or false`);
+  need(typeof cfg.turnCredit === 'boolean', `turnCredit = ${cfg.turnCredit}: needs true or false`);
+  need(!(cfg.turnCredit && cfg.turnCreditCoef > 0), `turnCredit with turnCreditCoef = ${cfg.turnCreditCoef}: choose one credit scheme (set turnCreditCoef to 0 or turnCredit to false)`);
   need(!(cfg.componentCredit && cfg.turnCreditCoef > 0), `componentCredit with turnCreditCoef = ${cfg.turnCreditCoef}: choose one credit scheme (set turnCreditCoef to 0 or componentCredit to false)`);
   const op = cfg.overlongPenalty;
   if (op !== null) {

@@ -5,5 +5,5 @@ export * from './advantages';
 export * from './aggregation';
 export * from './loss';
 export * from './entropy';
-export * from './componentCredit';
+export * from './credit';
 export * from './metrics';
