@@ -134,6 +134,10 @@ export class GpuClient {
     return this.api.exportTrained();
   }
 
+  deviceLost(): Promise<boolean> {
+    return this.api.deviceLost();
+  }
+
   /** Test hook (window.tabforge.loseDevice): the worker destroys its device. */
   loseDevice(): Promise<boolean> {
     return this.api.loseDevice();

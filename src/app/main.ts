@@ -59,16 +59,23 @@ const gpu = new GpuClient({
   onLost: (f) => {
     session.deviceLost(f);
     header.setAdapter(f);
-    if (session.state !== 'running' && session.state !== 'stopping') notices.show('device', 'The GPU device was lost (the driver reset or the GPU was removed); a new one is being acquired.');
+    // a run's loss gets its own notice (with its checkpoint) from the session; this one is for an idle page
+    if (session.state !== 'running' && session.state !== 'stopping' && !notices.has('device')) {
+      idleLoss = true;
+      notices.show('device', 'The GPU device was lost (the driver reset or the GPU was removed); a new one is being acquired.');
+    }
     void initGpu(controls.settings()?.adapter ?? 'auto');
   },
   onRestart: () => {
+    if (session.state === 'no-gpu' && gpu.report) session.setState('idle');
     // a forced stop replaced the worker: only a model that was loaded is gone, and the adapter is new
     if (model.hasModel()) model.forget('The GPU worker was restarted to stop a run, so the loaded model is gone: load it again to use it.');
     header.setAdapter(gpu.report ?? { code: 'no-adapter', message: 'the restarted GPU worker has no device' });
     refresh();
   },
 });
+/** The device notice shown is the idle one (cleared once a new device is there). */
+let idleLoss = false;
 const playground = createPlayground((a, onMessage) => gpu.playground(a, onMessage));
 const view = new RunView({ charts, browser, results, log: runLog });
 const historyPanel = createHistoryPanel({
@@ -168,7 +175,8 @@ async function initGpu(choice: AdapterChoice | FeatureLevelChoice): Promise<Adap
     controls.setStatus('No GPU: training is unavailable in this browser (see the error above).');
   } else {
     errors.clear('GPU');
-    notices.clear('device');
+    if (idleLoss) notices.clear('device');
+    idleLoss = false;
     if (session.state === 'no-gpu') session.setState('idle');
     if (session.state === 'idle') controls.setStatus('Ready.');
   }
@@ -239,9 +247,9 @@ function autostartFromLink(config: PipelineConfig): void {
   else controls.setStatus(hold);
 }
 window.addEventListener('hashchange', () => {
-  if (session.state !== 'idle') return;
+  if (session.state === 'running' || session.state === 'stopping') return; // the form is the run's while it trains
   const link = applyShareLink();
-  if (link.autostart && link.config) autostartFromLink(link.config);
+  if (link.autostart && link.config && session.state === 'idle') autostartFromLink(link.config);
 });
 
 // ---- headless API ------------------------------------------------------------------------------

@@ -202,6 +202,8 @@ export class RunSession {
     });
     // events come through their own MessagePort, so the result can overtake the last of them
     if (!('code' in result)) await Promise.race([doneEvent, new Promise((res) => setTimeout(res, 3000))]);
+    // a device loss is reported on its own channel and may come after the failure it caused
+    else if (result.code !== 'stopped' && !this.lost && (await this.gpu.deviceLost().catch(() => false))) this.lost = { code: 'device-lost', message: result.message };
     this.stopTicker();
     this.finish(r, result);
     await this.flush().catch(() => undefined);

@@ -227,6 +227,11 @@ const api = {
     });
   },
 
+  /** Whether the device is gone (lost, or none acquired): a failed run may have failed because of it. */
+  deviceLost(): boolean {
+    return rt === null || rt.ctx.lostError !== null;
+  },
+
   /** Test hook: destroys the device as a driver reset would (the page must say so and offer to resume). */
   loseDevice(): boolean {
     if (!rt) return false;

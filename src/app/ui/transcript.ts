@@ -31,7 +31,8 @@ function roleName(m: MessageView, userTurns: number): string {
 }
 
 export function messageEl(m: MessageView, userTurns = 1, turn?: TurnView, turnIndex?: number): HTMLElement {
-  const content = m.content === '' ? [h('span', { class: 'muted', text: '(empty)' })] : contentSegments(m.content).map(segmentEl);
+  // only the model's turns are parsed for calls: a system prompt that explains <tool_call> is text
+  const content = m.content === '' ? [h('span', { class: 'muted', text: '(empty)' })] : m.role === 'assistant' ? contentSegments(m.content).map(segmentEl) : [textEl(m.content)];
   const marks = turn ? h('div', { class: 'turn-marks' },
     h('span', { text: `turn ${(turnIndex ?? 0) + 1}` }),
     turn.tokens ? h('span', { text: `${turn.tokens} tokens` }) : null,
