@@ -15,7 +15,7 @@ export const clone = <T>(x: T): T => structuredClone(x);
 
 /** A new stage of `kind`, sized like the stages of the routing example. */
 export function newStage(kind: StageConfig['kind'], cfg: PipelineConfig): StageConfig {
-  if (kind === 'sft') return { kind, data: { source: 'synthetic', examples: 256 }, steps: 100, batchSize: 8, lr: 3e-3, warmupSteps: 10, minLrRatio: 1 };
+  if (kind === 'sft') return { kind, data: { source: 'synthetic', examples: 256, drills: 0 }, steps: 100, batchSize: 8, lr: 3e-3, warmupSteps: 10, minLrRatio: 1 };
   if (kind === 'grpo') {
     return { kind, steps: 10, tasksPerStep: 8, groupSize: 8, lr: 1e-3, warmupSteps: 5, minLrRatio: 1, klCoef: 0.1, credit: 'component', temperature: 1, samplingRounds: 3, evalEvery: 0 };
   }

@@ -20,6 +20,7 @@ import { type LoadedModel, pageRun, RunStopped } from './pageRun';
 import { playground, type PlaygroundRequest } from './playground';
 import type { EpisodeView, MessageView, PageRunEvent, PageRunRequest, PageRunResult, WorkerFailure } from './runEvents';
 import { workerPool } from './workerPool';
+import { DEFAULT_MODEL_CHECK, type ModelCheckEvent, type ModelCheckOptions, type ModelCheckReport, runModelCheck } from './modelCheck';
 
 export type { WorkerFailure } from './runEvents';
 
@@ -167,6 +168,14 @@ const api = {
   /** Forgets the loaded model: runs start from seeded initial weights again. */
   unloadModel(): void {
     loaded = null;
+  },
+
+  /**
+   * The real-model path on this device: a Qwen3 folder (picked files, a URL, or a seeded random model
+   * of the 0.6B shape) → memory plan → f16 base + LoRA → one SFT and one GRPO step (./modelCheck).
+   */
+  async modelCheck(opts: Partial<ModelCheckOptions> & Pick<ModelCheckOptions, 'source'>, onEvent?: (e: ModelCheckEvent) => void): Promise<ModelCheckReport | WorkerFailure> {
+    return exclusive(() => runModelCheck(requireRuntime(), { ...DEFAULT_MODEL_CHECK, ...opts }, (e) => onEvent?.(e)));
   },
 
   /** Asks the current run to stop at its next event (SFT or GRPO step, evaluation batch, kernel check). */

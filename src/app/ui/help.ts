@@ -17,6 +17,7 @@ export const HELP = {
   steps: 'Optimizer steps of this stage.',
   batchSize: 'Rows per SFT step (each row packs several conversations that share their system prompt).',
   examples: 'Verified expert conversations in the fixed SFT set (cycled for the stage\'s steps).',
+  drills: 'Copy drills mixed into the SFT set: generic calls that echo random strings, which teach a model without pretraining to copy arguments (0: none).',
   warmupSteps: 'Steps over which the learning rate rises linearly from 0.',
   minLrRatio: 'Final learning rate as a fraction of the peak (cosine decay); 1 keeps it constant.',
   tasksPerStep: 'Tasks (groups) per GRPO step.',
