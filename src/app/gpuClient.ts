@@ -28,7 +28,7 @@ export class GpuClient {
   private initChain: Promise<unknown> = Promise.resolve();
   private adapter: { level: FeatureLevelChoice; report: AdapterReport } | null = null;
   /** The run in progress: how to end it from here, and a promise that settles with it. */
-  private current: { force: (f: WorkerFailure) => void; settled: Promise<void> } | null = null;
+  private current: { force: (f: WorkerFailure) => void; settled: Promise<void>; open: boolean } | null = null;
 
   constructor(private readonly events: GpuClientEvents = {}) {
     this.spawn();
@@ -99,8 +99,10 @@ export class GpuClient {
   run(req: PageRunRequest, onEvent: (e: PageRunEvent) => void): Promise<PageRunResult | WorkerFailure> {
     let force!: (f: WorkerFailure) => void;
     const forced = new Promise<WorkerFailure>((resolve) => (force = resolve));
-    const run = Promise.race([this.api.run(req, Comlink.proxy(onEvent)), forced]);
-    const entry = { force, settled: run.then(() => undefined, () => undefined) };
+    // a terminated worker's last events can still arrive after the forced result: they are dropped
+    const entry = { force, settled: Promise.resolve(), open: true };
+    const run = Promise.race([this.api.run(req, Comlink.proxy((e: PageRunEvent) => void (entry.open && onEvent(e)))), forced]);
+    entry.settled = run.then(() => undefined, () => undefined);
     this.current = entry;
     return run.finally(() => {
       if (this.current === entry) this.current = null;
@@ -146,6 +148,7 @@ export class GpuClient {
   /** Terminates the worker and starts a fresh one on the same adapter level. */
   private async restart(why: string): Promise<void> {
     const level = this.adapter?.level ?? 'auto';
+    if (this.current) this.current.open = false;
     this.current?.force({ code: 'stopped', message: `run stopped: ${why}` });
     this.current = null;
     this.api[Comlink.releaseProxy]();

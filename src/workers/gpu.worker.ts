@@ -237,8 +237,11 @@ const api = {
   },
 
   /** Whether the device is gone (lost, or none acquired): a failed run may have failed because of it. */
-  deviceLost(): boolean {
-    return rt === null || rt.ctx.lostError !== null;
+  async deviceLost(): Promise<boolean> {
+    const r = rt;
+    if (r === null || r.ctx.lostError !== null) return true;
+    // the loss is reported asynchronously: a run that failed because of it can end first
+    return Promise.race([r.ctx.lost.then((e) => e !== null), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 1000))]);
   },
 
   /** Test hook: destroys the device as a driver reset would (the page must say so and offer to resume). */
