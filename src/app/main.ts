@@ -57,10 +57,10 @@ const browser = createTrajectoryBrowser();
 const tabs = new TabLink();
 const gpu = new GpuClient({
   onLost: (f) => {
-    session.deviceLost(f);
+    const forRun = session.deviceLost(f);
     header.setAdapter(f);
     // a run's loss gets its own notice (with its checkpoint) from the session; this one is for an idle page
-    if (session.state !== 'running' && session.state !== 'stopping' && !notices.has('device')) {
+    if (!forRun && session.state !== 'running' && session.state !== 'stopping' && !notices.has('device')) {
       idleLoss = true;
       notices.show('device', 'The GPU device was lost (the driver reset or the GPU was removed); a new one is being acquired.');
     }

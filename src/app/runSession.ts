@@ -42,6 +42,8 @@ export interface StartOptions {
 }
 
 const FLUSH_MS = 2000;
+/** A device loss reported this long after a run failed is still taken as its cause. */
+const LATE_LOSS_MS = 10_000;
 const hasAsync = (c: PipelineConfig) => c.stages.some((s) => s.kind === 'grpo' && s.staleness !== undefined);
 
 export class RunSession {
@@ -55,6 +57,8 @@ export class RunSession {
   private progress: RunProgress = initialProgress();
   private times: StageTimes = { start: new Map(), end: new Map() };
   private lost: WorkerFailure | null = null;
+  /** The last run that failed, for a device loss reported just after it (see deviceLost). */
+  private lastFailure: { r: RunRecord; where: string; at: number } | null = null;
   private watching: string | null = null;
   private ticker: ReturnType<typeof setInterval> | null = null;
 
@@ -219,7 +223,6 @@ export class RunSession {
   /** Sets the record's outcome and tells the person what happened and what they can do. */
   private finish(r: RunRecord, result: PageRunResult | WorkerFailure): void {
     const where = this.progress.stage === null ? 'before its first stage' : `in stage ${this.progress.stage + 1}`;
-    const saved = r.lastSaved ? `its last checkpoint (stage ${r.lastSaved.stage + 1}, step ${r.lastSaved.step}) can resume it` : 'no checkpoint was saved yet, so it would start over';
     if (!('code' in result)) {
       r.status = 'done';
       r.result = result;
@@ -227,12 +230,9 @@ export class RunSession {
       return;
     }
     r.error = result.message;
+    this.lastFailure = null;
     if (this.lost) {
-      r.status = 'interrupted';
-      const reason = /lost \(([^)]*)\)/.exec(this.lost.message)?.[1];
-      this.ui.notices.show('device', `The GPU device was lost${reason ? ` (${reason})` : ''} ${where}, so the run stopped; ${saved}. A new device is being acquired.`,
-        r.lastSaved ? [{ label: 'Resume from the checkpoint', testid: 'resume-device', primary: true, run: () => void this.resume(r.id) }] : []);
-      this.ui.controls.setStatus(`Stopped: the GPU device was lost ${where}.`);
+      this.showLost(r, this.lost, where);
       this.lost = null;
     } else if (result.code === 'stopped') {
       r.status = 'stopped';
@@ -241,8 +241,19 @@ export class RunSession {
       r.status = 'failed';
       this.ui.errors.show('Run', result.message);
       this.ui.controls.setStatus('Failed: see the error above.');
+      this.lastFailure = { r, where, at: Date.now() };
     }
     this.ui.controls.setEta('');
+  }
+
+  /** The run stopped because the device was lost: the notice says where, and offers its checkpoint. */
+  private showLost(r: RunRecord, f: WorkerFailure, where: string): void {
+    r.status = 'interrupted';
+    const reason = /lost \(([^)]*)\)/.exec(f.message)?.[1];
+    const saved = r.lastSaved ? `its last checkpoint (stage ${r.lastSaved.stage + 1}, step ${r.lastSaved.step}) can resume it` : 'no checkpoint was saved yet, so it would start over';
+    this.ui.notices.show('device', `The GPU device was lost${reason ? ` (${reason})` : ''} ${where}, so the run stopped; ${saved}. A new device is being acquired.`,
+      r.lastSaved ? [{ label: 'Resume from the checkpoint', testid: 'resume-device', primary: true, run: () => void this.resume(r.id) }] : []);
+    this.ui.controls.setStatus(`Stopped: the GPU device was lost ${where}.`);
   }
 
   /** Stops the run in progress (Stop, window.tabforge.stop). */
@@ -253,9 +264,23 @@ export class RunSession {
     return this.gpu.stop(graceMs);
   }
 
-  /** The GPU device was lost: remembered for the run's outcome; a new device is acquired by the caller. */
-  deviceLost(f: WorkerFailure): void {
-    if (this.running) this.lost = f;
+  /**
+   * The GPU device was lost: remembered for the run's outcome; a new device is acquired by the caller.
+   * The loss is reported on its own channel, so it can come just after the failure it caused: that
+   * run is then re-marked as interrupted by the loss. False: no run was concerned (the page is idle).
+   */
+  deviceLost(f: WorkerFailure): boolean {
+    if (this.running) {
+      this.lost = f;
+      return true;
+    }
+    const last = this.lastFailure;
+    this.lastFailure = null;
+    if (!last || Date.now() - last.at > LATE_LOSS_MS) return false;
+    this.ui.errors.clear('Run');
+    this.showLost(last.r, f, last.where);
+    void this.store?.put(last.r).then(() => this.ui.historyChanged());
+    return true;
   }
 
   async resume(id: string): Promise<PageRunResult | WorkerFailure> {
