@@ -340,6 +340,18 @@ test('a multi-turn service episode: simulated-user turns, tool results and the r
 test('a reload during a run offers to resume it with its charts and log; it continues from the checkpoint; a live time estimate while it trains', async ({ page }, info) => {
   await openPage(page, info);
   await startRun(page, tinyPipeline({ sftSteps: 8 }), { autosaveEvery: 2, title: 'resume me' });
+  // the page stays responsive while it trains (frames counted for 2 s; reported, asserted loosely: the machine is shared)
+  const fps = await page.evaluate(() => new Promise<number>((resolve) => {
+    let frames = 0;
+    const t0 = performance.now();
+    const tick = () => (performance.now() - t0 < 2000 ? (frames++, requestAnimationFrame(tick)) : resolve(frames / ((performance.now() - t0) / 1000)));
+    requestAnimationFrame(tick);
+  }));
+  const openMs = await page.evaluate(() => (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming).loadEventEnd);
+  info.annotations.push({ type: 'responsiveness', description: `${fps.toFixed(0)} frames/s during training; page loaded in ${openMs.toFixed(0)} ms` });
+  console.log(`[${levelOf(info)}] ${fps.toFixed(0)} frames/s during training; page loaded in ${openMs.toFixed(0)} ms`);
+  expect(fps).toBeGreaterThan(10);
+  expect(openMs).toBeLessThan(10_000);
   // item 1: a live time estimate at the measured speed
   await expect(page.getByTestId('eta')).toHaveText(/^(about|at least) (\d+ s|\d+ min \d+ s) left · ((\d+\.\d) SFT steps\/s|(\d+\.\d) s per SFT step)/, { timeout: 120_000 });
   await expect(page.getByTestId('run-log')).toContainText('checkpoint saved after stage 1 step 4', { timeout: 180_000 });
