@@ -51,6 +51,16 @@ test('an autostart link leaves the address bar without autostart; Copy share lin
   await expect(page.getByTestId('run-controls')).toHaveAttribute('data-state', 'idle');
 });
 
+test('an autostart link for a very long run waits for Start and says why', async ({ page }, info) => {
+  const big = tinyPipeline({ sftSteps: 1_000_000 });
+  await openPage(page, info, { hash: shareHash(big, { autostart: true }) });
+  await expect(page.getByTestId('run-status')).toHaveText(/^This link asks for a long run \(preset nano, SFT 1000000 steps .*\)\. It was not started on its own: check the settings and press Start\.$/);
+  await expect(page.locator('#pf-stages-0-steps')).toHaveValue('1000000');
+  await expect(page.getByTestId('start')).toBeEnabled();
+  await page.waitForTimeout(500);
+  await expect(page.getByTestId('run-controls')).toHaveAttribute('data-state', 'idle'); // still not started
+});
+
 test('a model URL that answers with a web page says so, without file-picker advice', async ({ page }, info) => {
   await openPage(page, info, { waitGpu: false });
   await page.route('**/not-a-model/**', (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><html><body>Welcome</body></html>' }));
