@@ -17,10 +17,8 @@ import { Decoder } from './decode';
 import { modelForward, writeBatch } from './forward';
 import { isPackedF16, packedWords } from '../ops/matmulPackedF16';
 import { roundToF16 } from './halfFloat';
-import {
-  attachLora, detachLora, initialLoraWeights, type LoraConfig, LoraAdapters, loraParameterName, loraParameterTable, mergeLora, packableBaseNames,
-  packFrozenBase, peftAdapterConfig,
-} from './lora';
+import { initialLoraWeights, type LoraConfig, LoraAdapters, loraParameterName, loraParameterTable, packableBaseNames, peftAdapterConfig } from './lora';
+import { attachLora, detachLora, mergeLora, packFrozenBase } from './loraAttach';
 import { countLoraParameters, LORA_TARGETS, parameterTable } from './parameters';
 import { supervisedStep } from './trainStep';
 import { GpuWeights, initialWeights } from './weights';

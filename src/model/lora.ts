@@ -12,7 +12,7 @@
 // not, and the embedding / LM head) to f16 pairs in u32 words, half their memory; ./linear,
 // ./embedTokens and ./lmHead then run them through the packed kernels (src/ops/matmulPackedF16,
 // the f16 embedding gather) in the training forward, backward (dx only) and KV-cache decode.
-// detachLora and mergeLora unpack them back to f32 (the f16-rounded values). A model loaded with
+// detachLora and mergeLora (loraAttach.ts) unpack them back to f32 (the f16-rounded values). A model loaded with
 // an f16 base (GpuWeights storage f16Base) is packed from the start.
 // Export names are PEFT's (adapter_model.safetensors):
 //   base_model.model.model.layers.{l}.self_attn.{q,k,v,o}_proj.lora_{A,B}.weight
@@ -25,7 +25,6 @@ import { matmulForward } from '../ops/matmul';
 import { Rng } from '../util/rng';
 import { type ModelConfig, validateModelConfig } from './config';
 import { LORA_TARGETS, type LoraOptions, type LoraTarget, parameterTable } from './parameters';
-import type { GpuWeights } from './weights';
 
 export interface LoraConfig extends LoraOptions {
   /** r: adapter rank. */
@@ -238,56 +237,9 @@ export class LoraAdapters {
   }
 }
 
-/**
- * Puts adapters on a model: its forward, decode and backward use them, its base weights freeze
- * (base gradients are released; w.grad(base) throws), and w.trainableNames() lists the adapters.
- * With lora.baseDtype 'f16' the layer projections are packed to f16 here, once (packFrozenBase).
- * The caller keeps owning the adapters (w.destroy() does not free them).
- */
-export function attachLora(rt: GpuRuntime, w: GpuWeights, adapters: LoraAdapters): void {
-  const a = adapters.cfg;
-  const b = w.cfg;
-  if (JSON.stringify(a) !== JSON.stringify(b)) throw new Error('attachLora: the adapters were built for another model config');
-  if (w.lora && w.lora !== adapters) throw new Error('attachLora: the model already has adapters; merge or detach them first');
-  if (adapters.grads.size === 0) throw new Error('attachLora: these adapters are a frozen copy (no gradients); attach trainable adapters');
-  w.releaseGrads(); // frozen: base gradients are never computed again while attached
-  w.lora = adapters;
-  if (adapters.lora.baseDtype === 'f16') packFrozenBase(rt, w);
-}
-
 /** Names of the frozen weights baseDtype 'f16' packs: every 2-D base weight (projections, embedding, LM head). */
 export function packableBaseNames(cfg: ModelConfig): string[] {
   return parameterTable(cfg).filter((p) => p.shape.length === 2).map((p) => p.name);
-}
-
-/**
- * Replaces each 2-D base weight of w by its f16-packed copy (round to nearest even) and frees the
- * f32 one; already packed ones are left alone. Only for a frozen base (adapters attached): the
- * packed weights have no gradient and no optimizer can update them. Returns the bytes given back.
- */
-export function packFrozenBase(rt: GpuRuntime, w: GpuWeights): number {
-  const saved = w.packBase(packableBaseNames(w.cfg));
-  // The pool keeps released buffers for reuse; destroy the free ones (after submitting the packs
-  // that read them) so the f32 copies' memory really goes back.
-  rt.flush();
-  rt.pool.trim();
-  return saved;
-}
-
-/** Unpacks every f16-packed base weight of w back to f32 (exact: the f16-rounded values). */
-export function unpackFrozenBase(_rt: GpuRuntime, w: GpuWeights): void {
-  w.unpackBase();
-}
-
-/**
- * Removes the adapters (the model is the plain base model again; the adapters stay allocated). An
- * f16-packed base is unpacked back to f32 (its f16-rounded values), so the model can train in full.
- */
-export function detachLora(w: GpuWeights): LoraAdapters | undefined {
-  const a = w.lora;
-  if (a) unpackFrozenBase(a.rt, w);
-  w.lora = undefined;
-  return a;
 }
 
 // Scales a tensor in place. Inline WGSL (one 5-line kernel) rather than a shaders/ file: LoRA's
@@ -358,23 +310,4 @@ export function loraBackward(rt: GpuRuntime, ad: LoraAdapter, dy: Tensor, x: Ten
   scaleInPlace(rt, g, ad.scale);
   matmulForward(rt, g, x, { batch: 1, M: r, K: rows, N: inF, transA: true, transB: false }, ad.dA, { accumulate: true });
   matmulForward(rt, g, ad.A, { batch: 1, M: rows, K: r, N: inF, transA: false, transB: false }, dx, { accumulate: true });
-}
-
-/**
- * Export: W ← W + s·B·A on the GPU for every adapter of w, then detaches them, leaving a plain
- * f32 model with the LoRA model's outputs (download it with w.download()). The adapters stay allocated.
- */
-export function mergeLora(rt: GpuRuntime, w: GpuWeights): void {
-  const lora = w.lora;
-  if (!lora) throw new Error('mergeLora: the model has no adapters attached');
-  unpackFrozenBase(rt, w); // an f16 base merges in f32: W_f16 + s·B·A
-  for (const ad of lora.adapters()) {
-    const sB = rt.empty(ad.B.shape, 'f32', 'lora.merge.sB'); // (out, r)
-    rt.copy(ad.B, sB);
-    scaleInPlace(rt, sB, ad.scale);
-    // W (out, in) += (s·B) (out, r) · A (r, in)
-    matmulForward(rt, sB, ad.A, { batch: 1, M: ad.outF, K: ad.rank, N: ad.inF, transA: false, transB: false }, w.get(loraBaseName(ad.layer, ad.target)), { accumulate: true });
-    rt.release(sB);
-  }
-  detachLora(w);
 }

@@ -20,7 +20,8 @@ import { inspectHfFolder, loadHfWeights } from './hfFolder';
 import { folderSource, writeFolder } from './hfFolderNode';
 import { hfFolderFiles, seededRows } from './hfFolderWriter';
 import { readLogits } from './lmHead';
-import { attachLora, type LoraConfig, LoraAdapters, loraParameterTable } from './lora';
+import { type LoraConfig, LoraAdapters, loraParameterTable } from './lora';
+import { attachLora } from './loraAttach';
 import { LORA_TARGETS, parameterTable } from './parameters';
 import { supervisedStep } from './trainStep';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../util/rng';
-import { formatToolCalls, MAX_ERRORS, parseToolCalls, type ParsedAssistantMessage, type ToolCall } from './toolCalls';
+import { callTagOverflow, formatToolCalls, MAX_ERRORS, parseToolCalls, type ParsedAssistantMessage, type ToolCall } from './toolCalls';
 
 /** Invariants every parse result must satisfy, whatever the input. */
 function checkWellFormed(text: string, r: ParsedAssistantMessage): void {
@@ -176,5 +176,16 @@ describe('parseToolCalls performance and template spacing', () => {
     expect(formatToolCalls([{ name: 'f', arguments: { a: 1, b: [1, 'x'], c: { d: null } } }])).toBe(
       '<tool_call>\n{"name": "f", "arguments": {"a": 1, "b": [1, "x"], "c": {"d": null}}}\n</tool_call>',
     );
+  });
+});
+
+describe('callTagOverflow', () => {
+  it('finds the first tag past the limit, counting opening and closing tags alike', () => {
+    const text = '<tool_call>a</tool_call> <tool_call>b';
+    expect(callTagOverflow(text, 3)).toBeNull();
+    expect(callTagOverflow(text, 2)).toBe(text.lastIndexOf('<tool_call>'));
+    expect(callTagOverflow(text, 1)).toBe(text.indexOf('</tool_call>'));
+    expect(callTagOverflow('no tags', 0)).toBeNull();
+    expect(callTagOverflow('</tool_call>'.repeat(200), 128)).toBe(128 * '</tool_call>'.length);
   });
 });

@@ -207,3 +207,18 @@ export function pythonStyleJson(value: unknown): string {
 export function formatToolCalls(calls: ToolCall[]): string {
   return calls.map((c) => `${OPEN}\n${pythonStyleJson({ name: c.name, arguments: c.arguments })}\n${CLOSE}`).join('\n');
 }
+
+/**
+ * Where the (limit+1)-th call tag (<tool_call> or </tool_call>) starts, or null when the text has at
+ * most `limit` of them. Environments bound what they hand to parseToolCalls with it: the parser
+ * rescans the rest of the text per unmatched tag, so a degenerate run of tags would take minutes.
+ */
+export function callTagOverflow(text: string, limit: number): number | null {
+  const tags = /<\/?tool_call>/g;
+  for (let n = 0; n <= limit; n++) {
+    const match = tags.exec(text);
+    if (match === null) return null;
+    if (n === limit) return match.index;
+  }
+  return null;
+}

@@ -4,7 +4,7 @@
 // semantics: the calls of the FIRST assistant turn that makes calls are scored (scoring.ts),
 // plus the format of every turn. Every component pays only for a step toward the task, so an agent
 // that does nothing (no reply, "ok", no call where one is needed) scores 0. step() never throws.
-import { parseToolCalls, type ParsedAssistantMessage, type ToolCall } from '../../tokenizer/toolCalls';
+import { callTagOverflow, parseToolCalls, type ParsedAssistantMessage, type ToolCall } from '../../tokenizer/toolCalls';
 import { DEFAULT_LIMITS, truncateOutput, weightedReward, type ChatMessage, type Environment, type EpisodeLimits, type Reward, type StepResult } from '../types';
 import { validateCall } from './argumentValidation';
 import { formatIssues, isRealTextAnswer, MIN_ANSWER_WORDS } from './formatCheck';
@@ -50,13 +50,8 @@ const MAX_ERRORS_SHOWN = 5; // parse errors quoted in one observation
 
 /** Parses the reply, reading at most MAX_CALL_TAGS_PARSED call tags; the cut is reported as a parse error. */
 function parseBounded(text: string): ParsedAssistantMessage {
-  const tags = /<\/?tool_call>/g;
-  let cut = 0;
-  for (let n = 0; n <= MAX_CALL_TAGS_PARSED; n++) {
-    const match = tags.exec(text);
-    if (match === null) return parseToolCalls(text);
-    cut = match.index;
-  }
+  const cut = callTagOverflow(text, MAX_CALL_TAGS_PARSED);
+  if (cut === null) return parseToolCalls(text);
   const parsed = parseToolCalls(text.slice(0, cut));
   const message = `more than ${MAX_CALL_TAGS_PARSED} <tool_call>/</tool_call> tags; only the first ${MAX_CALL_TAGS_PARSED} were read`;
   return { ...parsed, attemptedCall: true, errors: [{ kind: 'unclosed-tag', index: -1, message }, ...parsed.errors] };

@@ -3,7 +3,7 @@
 // the policy monitor records how the agent worked, facts.ts what it told. Never throws on model
 // output: every problem becomes a tool or user message.
 
-import { parseToolCalls } from '../../tokenizer/toolCalls';
+import { callTagOverflow, parseToolCalls } from '../../tokenizer/toolCalls';
 import {
   truncateOutput,
   weightedReward,
@@ -36,13 +36,6 @@ export const MAX_CALLS_PER_TURN = 16;
  * parser rescans the text per tag, so a degenerate 1 MB run of tags would take minutes.
  */
 export const MAX_TOOL_TAGS_PER_TURN = 128;
-
-/** Number of (non-overlapping) occurrences of `needle`, stopping once past `limit`. */
-function countUpTo(text: string, needle: string, limit: number): number {
-  let n = 0;
-  for (let pos = text.indexOf(needle); pos !== -1 && n <= limit; pos = text.indexOf(needle, pos + needle.length)) n++;
-  return n;
-}
 
 /** Why an episode ended. */
 export type ServiceEndReason = `user-${UserEndReason}` | 'transfer' | 'max-turns';
@@ -116,9 +109,8 @@ export class ServiceEnv implements Environment<ServiceTask> {
     }
     ep.turns++;
     const text = typeof assistantText === 'string' ? assistantText : String(assistantText ?? '');
-    const tags = countUpTo(text, '<tool_call>', MAX_TOOL_TAGS_PER_TURN) + countUpTo(text, '</tool_call>', MAX_TOOL_TAGS_PER_TURN);
     const parsed =
-      tags > MAX_TOOL_TAGS_PER_TURN
+      callTagOverflow(text, MAX_TOOL_TAGS_PER_TURN) !== null
         ? { calls: [], attemptedCall: true, errors: [{ message: `more than ${MAX_TOOL_TAGS_PER_TURN} <tool_call> tags in one turn; make at most ${MAX_CALLS_PER_TURN} calls per turn` }] }
         : parseToolCalls(text);
     const messages: ChatMessage[] = [];

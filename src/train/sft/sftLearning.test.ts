@@ -24,7 +24,7 @@ describe('SFT learning (nano, llvmpipe)', () => {
     console.log(`conversation tokens: max ${Math.max(...docs.map((d) => d.ids.length))}, mean ${(docs.reduce((s, d) => s + d.ids.length, 0) / docs.length).toFixed(0)}`);
     const w = new GpuWeights(rt, cfg, initialWeights(cfg, 1));
     const t0 = performance.now();
-    const history = await trainSft(rt, w, { train: docs, padId: tok.padId }, { ...DEFAULT_SFT, batchSize: 4, seqLen: 384, steps: 500, lr: 8e-3, warmupSteps: 10, pack: false }, (m) => {
+    const history = await trainSft(rt, w, { train: docs, padId: tok.padId }, { ...DEFAULT_SFT, batchSize: 4, seqLen: 448, steps: 500, lr: 8e-3, warmupSteps: 10, pack: false }, (m) => {
       if (m.step % 10 === 0) console.log(`step ${m.step} loss ${m.loss.toFixed(4)} lr ${m.lr.toExponential(2)} |g| ${m.gradNorm.toFixed(3)} ${m.tokensPerSec.toFixed(0)} tok/s ${((performance.now() - t0) / 1000).toFixed(0)} s`);
     });
     const final = history.slice(-8).reduce((s, m) => s + m.loss, 0) / 8;
