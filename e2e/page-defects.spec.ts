@@ -24,8 +24,13 @@ test('Stop during SFT ends the run at the next step and leaves the page consiste
   await expect(page.getByTestId('start')).toBeEnabled();
 
   // a worker that does not answer in time is replaced: the adapter, the estimate and the panels stay right
-  await startRun(page, tinyPipeline({ sftSteps: 200 }));
-  expect(await page.evaluate(() => window.tabforge.stop(0))).toBe('restarted');
+  // pressed the moment the page shows the run (before the worker has it): the stop still reaches it
+  expect(await page.evaluate(async (c) => {
+    void window.tabforge.run(c, { autosaveEvery: 0, samples: 2 });
+    const controls = document.querySelector('[data-testid=run-controls]')!;
+    while (controls.getAttribute('data-state') !== 'running') await new Promise((resolve) => setTimeout(resolve, 0));
+    return window.tabforge.stop(0);
+  }, tinyPipeline({ sftSteps: 200 }))).toBe('restarted');
   await expect(page.getByTestId('run-controls')).toHaveAttribute('data-state', 'idle');
   await expect(page.getByTestId('adapter')).toHaveAttribute('data-state', 'ready');
   await expect(page.getByTestId('run-status')).toHaveText(/^Stopped/);

@@ -59,6 +59,8 @@ export class RunSession {
   private lost: WorkerFailure | null = null;
   /** The last run that failed, for a device loss reported just after it (see deviceLost). */
   private lastFailure: { r: RunRecord; where: string; at: number } | null = null;
+  /** Resolves once the current run has been handed to the GPU worker (start() writes its record first). */
+  private dispatched: Promise<void> = Promise.resolve();
   private watching: string | null = null;
   private ticker: ReturnType<typeof setInterval> | null = null;
 
@@ -189,13 +191,18 @@ export class RunSession {
     this.times = { start: new Map(), end: new Map() };
     this.ui.controls.setProgress(0, o.resumeOf ? 'resuming…' : 'starting…');
     this.ui.controls.setEta('');
+    let dispatched = () => {};
+    this.dispatched = new Promise<void>((resolve) => (dispatched = resolve));
     this.setState('running');
     this.startTicker();
-    await this.store?.put(r);
+    await this.store?.put(r).catch((e) => {
+      dispatched(); // a Stop waiting for the worker's run must not wait forever
+      throw e;
+    });
     this.ui.historyChanged();
     let sawDone: () => void = () => {};
     const doneEvent = new Promise<void>((resolve) => (sawDone = resolve));
-    const result = await this.gpu.run({
+    const running = this.gpu.run({
       config: o.config, selfCheck: o.settings.selfCheck, samples: o.samples ?? 3, useLoadedModel: this.ui.useLoadedModel(),
       checkpoints: checkpointDb ? { dbName: checkpointDb, every: o.settings.autosaveEvery, keepLast: 2 } : undefined,
       resume: o.resumeOf !== undefined, workerActors: true, episodesPerStep: 64,
@@ -204,6 +211,8 @@ export class RunSession {
       this.onEvent(r, e);
       if (e.kind === 'done') sawDone();
     });
+    dispatched();
+    const result = await running;
     // events come through their own MessagePort, so the result can overtake the last of them
     if (!('code' in result)) await Promise.race([doneEvent, new Promise((res) => setTimeout(res, 3000))]);
     // a device loss is reported on its own channel and may come after the failure it caused
@@ -261,6 +270,7 @@ export class RunSession {
     if (this.state !== 'running') return 'idle';
     this.setState('stopping');
     this.ui.controls.setStatus('Stopping after the current step (a first step that compiles the kernels can take a while)…');
+    await this.dispatched; // a Stop right after Start must reach the worker's run, not find none yet
     return this.gpu.stop(graceMs);
   }
 
