@@ -1,20 +1,24 @@
-// The page's handle on the GPU worker (Comlink): one init at a time (cached per requested feature
-// level), runs that can be stopped, and loaded models handed over as transferables. Stop asks the
-// worker to stop at its next event; a worker that does not answer within STOP_GRACE_MS (a long
-// evaluation pass) is terminated and a fresh one started on the same adapter.
+// The page's handle on the GPU worker (Comlink): the adapter probe, one init at a time (cached per
+// requested level), runs that can be stopped, the playground and export, and loaded models handed
+// over as transferables. Stop asks the worker to stop at its next event; a worker that does not
+// answer within STOP_GRACE_MS (a long first step compiling kernels) is terminated and a fresh one
+// started on the same adapter.
 import * as Comlink from 'comlink';
 import type { FeatureLevelChoice } from '../gpu/device';
 import type { CheckResult } from '../ops/selfCheck';
-import type { DemoEvent } from '../pipeline/demoPipeline';
-import type { AdapterReport, GpuWorkerApi, ModelTransfer, PageRunOptions, PageRunSummary, WorkerFailure } from '../workers/gpu.worker';
+import type { PipelineConfig } from '../pipeline/config';
+import type { ProbeResult } from '../workers/adapterProbe';
+import type { AdapterReport, DemoRequest, GpuWorkerApi, ModelTransfer } from '../workers/gpu.worker';
+import type { PlaygroundRequest } from '../workers/playground';
+import type { EpisodeView, MessageView, PageRunEvent, PageRunRequest, PageRunResult, WorkerFailure } from '../workers/runEvents';
 import type { LoadedModelInfo } from './modelSource';
 
-export const STOP_GRACE_MS = 8000;
+export const STOP_GRACE_MS = 15_000;
 
 export interface GpuClientEvents {
-  /** The device was lost, or the worker was restarted and lost what it held. */
+  /** The device was lost. */
   onLost?: (f: WorkerFailure) => void;
-  /** A forced stop restarted the worker: a loaded model is gone. */
+  /** A forced stop restarted the worker: a loaded model and the trained model are gone. */
   onRestart?: () => void;
 }
 
@@ -24,7 +28,7 @@ export class GpuClient {
   private initChain: Promise<unknown> = Promise.resolve();
   private adapter: { level: FeatureLevelChoice; report: AdapterReport } | null = null;
   /** The run in progress: how to end it from here, and a promise that settles with it. */
-  private current: { force: (f: WorkerFailure) => void; settled: Promise<void> } | null = null;
+  private current: { force: (f: WorkerFailure) => void; settled: Promise<void>; open: boolean } | null = null;
 
   constructor(private readonly events: GpuClientEvents = {}) {
     this.spawn();
@@ -38,6 +42,18 @@ export class GpuClient {
   /** The adapter of the last successful init, if any. */
   get report(): AdapterReport | null {
     return this.adapter?.report ?? null;
+  }
+
+  get level(): FeatureLevelChoice | null {
+    return this.adapter?.level ?? null;
+  }
+
+  probe(): Promise<ProbeResult | WorkerFailure> {
+    return this.api.probe();
+  }
+
+  signature(): Promise<string> {
+    return this.api.signature();
   }
 
   /** Acquires a device at `level`; the same level twice returns the first answer. Calls queue. */
@@ -61,7 +77,7 @@ export class GpuClient {
   }
 
   /** Moves the model's arrays to the worker (they are detached here afterwards). */
-  async loadModel(m: LoadedModelInfo): Promise<{ parameters: number }> {
+  async loadModel(m: Pick<LoadedModelInfo, 'cfg' | 'params' | 'source'>): Promise<{ parameters: number }> {
     const names = [...m.params.keys()];
     const arrays = names.map((n) => m.params.get(n)!);
     const buffers = [...new Set(arrays.map((a) => a.buffer as ArrayBuffer))];
@@ -75,16 +91,26 @@ export class GpuClient {
     return this.api.unloadModel();
   }
 
-  /** Runs the demo; resolves with the summary or a failure (code 'stopped' after stop()). */
-  runDemo(opts: PageRunOptions, onEvent: (e: DemoEvent) => void): Promise<PageRunSummary | WorkerFailure> {
+  demoConfig(opts: DemoRequest): Promise<{ config: PipelineConfig; selfCheck: boolean; samples: number }> {
+    return this.api.demoConfig(opts);
+  }
+
+  /** Runs a pipeline; resolves with the result or a failure (code 'stopped' after stop()). */
+  run(req: PageRunRequest, onEvent: (e: PageRunEvent) => void): Promise<PageRunResult | WorkerFailure> {
     let force!: (f: WorkerFailure) => void;
     const forced = new Promise<WorkerFailure>((resolve) => (force = resolve));
-    const run = Promise.race([this.api.runDemo(opts, Comlink.proxy(onEvent)), forced]);
-    const entry = { force, settled: run.then(() => undefined, () => undefined) };
+    // a terminated worker's last events can still arrive after the forced result: they are dropped
+    const entry = { force, settled: Promise.resolve(), open: true };
+    const run = Promise.race([this.api.run(req, Comlink.proxy((e: PageRunEvent) => void (entry.open && onEvent(e)))), forced]);
+    entry.settled = run.then(() => undefined, () => undefined);
     this.current = entry;
     return run.finally(() => {
       if (this.current === entry) this.current = null;
     });
+  }
+
+  requestSave(): void {
+    void this.api.requestSave().catch(() => undefined);
   }
 
   /** Stops the current run: politely first, then by restarting the worker. */
@@ -98,9 +124,31 @@ export class GpuClient {
     return 'restarted';
   }
 
+  playground(req: Omit<PlaygroundRequest, 'context'>, onMessage: (m: MessageView) => void): Promise<EpisodeView | WorkerFailure> {
+    return this.api.playground(req, Comlink.proxy(onMessage));
+  }
+
+  trainedModel(): Promise<{ label: string; config: PipelineConfig } | null> {
+    return this.api.trainedModel();
+  }
+
+  exportTrained(): Promise<{ blob: Blob; name: string } | WorkerFailure> {
+    return this.api.exportTrained();
+  }
+
+  deviceLost(): Promise<boolean> {
+    return this.api.deviceLost();
+  }
+
+  /** Test hook (window.tabforge.loseDevice): the worker destroys its device. */
+  loseDevice(): Promise<boolean> {
+    return this.api.loseDevice();
+  }
+
   /** Terminates the worker and starts a fresh one on the same adapter level. */
   private async restart(why: string): Promise<void> {
     const level = this.adapter?.level ?? 'auto';
+    if (this.current) this.current.open = false;
     this.current?.force({ code: 'stopped', message: `run stopped: ${why}` });
     this.current = null;
     this.api[Comlink.releaseProxy]();
@@ -108,7 +156,7 @@ export class GpuClient {
     this.adapter = null;
     this.initChain = Promise.resolve();
     this.spawn();
-    this.events.onRestart?.();
     await this.init(level);
+    this.events.onRestart?.();
   }
 }

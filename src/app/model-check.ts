@@ -20,7 +20,7 @@ const modelCheck = {
     const adapter = await worker.init({ featureLevel });
     if ('code' in adapter) return adapter;
     adapterLevel = featureLevel;
-    say(`adapter: ${adapter.description} (storage bindings ${adapter.maxStorageBufferBindingSize} B)`);
+    say(`adapter: ${adapter.name} (storage bindings ${adapter.maxStorageBufferBindingSize} B)`);
     const onEvent = (e: ModelCheckEvent) => {
       if (e.kind === 'progress') {
         bytes.max = e.totalBytes;

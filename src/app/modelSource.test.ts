@@ -3,7 +3,7 @@ import { modelToSafetensors } from '../model/checkpointIO';
 import { BYTE_VOCAB_SIZE, type ModelConfig, PRESETS } from '../model/config';
 import { countParameters } from '../model/parameters';
 import { initialWeights } from '../model/weights';
-import { checkTrainable, formatCount, loadModelFromFiles, loadModelFromUrl, modelUrlBase, pickModelFiles } from './modelSource';
+import { checkFetchedConfig, checkTrainable, formatCount, loadModelFromFiles, loadModelFromUrl, modelUrlBase, pickModelFiles } from './modelSource';
 
 const TINY: ModelConfig = {
   vocabSize: BYTE_VOCAB_SIZE, hiddenSize: 32, intermediateSize: 64, numLayers: 1, numHeads: 2, numKvHeads: 1, headDim: 16,
@@ -104,15 +104,25 @@ describe('trainability', () => {
     expect(r.lines[1]).toMatch(/^fits this adapter/);
   });
 
-  it('refuses Qwen3-0.6B on a 128 MiB binding, a too-short context, and the Qwen3 tokenizer', () => {
+  it('refuses Qwen3-0.6B on a 128 MiB binding, and a too-short context', () => {
     const r = checkTrainable(PRESETS['qwen3-0.6b'], { batchSize: 1, seqLen: 512 }, limits);
     expect(r.ok).toBe(false);
     expect(r.lines.join('\n')).toMatch(/does not fit this adapter: the loaded model needs a [\d.]+ MiB storage binding/);
-    expect(r.lines.join('\n')).toMatch(/Qwen3 tokenizer/);
-    expect(checkTrainable(TINY, { batchSize: 1, seqLen: 1024 }, null).lines.join('\n')).toMatch(/the demo's episodes are up to 1024 tokens, more than the model's max_position_embeddings 512: load a model with a context of at least 1024/);
+    expect(checkTrainable(TINY, { batchSize: 1, seqLen: 1024 }, null).lines.join('\n')).toMatch(/the pipeline's episodes are up to 1024 tokens, more than the model's max_position_embeddings 512: load a model with a context of at least 1024/);
   });
 
   it('formats counts', () => {
     expect([formatCount(999), formatCount(15_400), formatCount(432_672), formatCount(596_049_920)]).toEqual(['999', '15.4 k', '432.7 k', '596.05 M']);
+  });
+});
+
+describe('a fetched config.json that is not one', () => {
+  it('says the URL answered with a web page (a network problem), not to pick files', () => {
+    const page = () => checkFetchedConfig('https://x.org/m/config.json', 'text/html; charset=utf-8', '<!doctype html><title>Not found</title>');
+    expect(page).toThrow(/^https:\/\/x\.org\/m\/config\.json answered with a web page \(text\/html; charset=utf-8\), not the model's config\.json: .*Check the address$/);
+    expect(() => checkFetchedConfig('u/config.json', 'application/json', '<html>')).toThrow(/answered with a web page/);
+    const json = () => checkFetchedConfig('u/config.json', 'application/json', '{"hidden_size": ');
+    expect(json).toThrow(/^u\/config\.json is not a usable model config \(config\.json is not valid JSON .*\): check that the URL points at the model's folder$/);
+    expect(json).not.toThrow(/pick the model's config\.json file/);
   });
 });

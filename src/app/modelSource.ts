@@ -97,11 +97,29 @@ async function downloadBlob(response: Response, onProgress?: LoadProgress): Prom
  */
 export async function loadModelFromUrl(base: string, onProgress?: LoadProgress, opts: { fetch?: typeof fetch; signal?: AbortSignal } = {}): Promise<LoadedModelInfo> {
   const fetchFn = opts.fetch ?? fetch;
-  const configText = await (await fetchOk(fetchFn, `${base}config.json`, opts.signal)).text();
-  readHfConfig(configText);
+  const configResponse = await fetchOk(fetchFn, `${base}config.json`, opts.signal);
+  const configText = await configResponse.text();
+  checkFetchedConfig(`${base}config.json`, configResponse.headers.get('content-type'), configText);
   const blob = await downloadBlob(await fetchOk(fetchFn, `${base}model.safetensors`, opts.signal), onProgress);
   const loaded = await modelFromSafetensorsBlob(configText, blob, (loadedBytes, totalBytes) => onProgress?.({ phase: 'read', loadedBytes, totalBytes }));
   return withInfo(loaded, base, blob.size);
+}
+
+/**
+ * A fetched config.json must be the model's JSON: a server that answers with a web page (a 404 page,
+ * a login, an index) gets a message about the URL, not about picking files.
+ */
+export function checkFetchedConfig(url: string, contentType: string | null, text: string): void {
+  const head = text.trimStart().slice(0, 200).toLowerCase();
+  if ((contentType ?? '').includes('text/html') || head.startsWith('<!doctype') || head.startsWith('<html') || head.startsWith('<')) {
+    throw new Error(`${url} answered with a web page (${contentType ?? 'no content type'}), not the model's config.json: the URL is probably not the folder that holds config.json and model.safetensors (or the server shows a login or "not found" page there). Check the address`);
+  }
+  try {
+    readHfConfig(text);
+  } catch (e) {
+    const why = (e as Error).message.replace(/: pick the model's config\.json file$/, '');
+    throw new Error(`${url} is not a usable model config (${why}): check that the URL points at the model's folder`);
+  }
 }
 
 function withInfo(loaded: LoadedModel, source: string, fileBytes: number): LoadedModelInfo {
@@ -123,11 +141,11 @@ export interface TrainCheck {
 }
 
 /**
- * Can the page's demo train this config at batch × seqLen (its recipe's shape) on an adapter with these limits?
- * Memory (estimateMemory/checkFits), the byte tokenizer the demo data uses, and the context length.
+ * Can the page's pipeline train this model at batch × seqLen (the pipeline's largest training shape) on an adapter with these limits?
+ * Memory (estimateMemory/checkFits), a byte model's vocabulary, and the context length.
  * `limits` null: no adapter yet, so only the model-side checks.
  */
-export function checkTrainable(cfg: ModelConfig, run: { batchSize: number; seqLen: number; referenceCopy?: boolean }, limits: DeviceLimits | null, label = 'the loaded model'): TrainCheck {
+export function checkTrainable(cfg: ModelConfig, run: { batchSize: number; seqLen: number; referenceCopy?: boolean; episodeTokens?: number }, limits: DeviceLimits | null, label = 'the loaded model'): TrainCheck {
   const lines: string[] = [];
   let ok = true;
   const est = estimateMemory(cfg, { batch: run.batchSize, seqLen: run.seqLen, optimizer: 'adamw', weightDtype: 'f32', referenceCopy: run.referenceCopy }, limits ?? undefined);
@@ -141,16 +159,15 @@ export function checkTrainable(cfg: ModelConfig, run: { batchSize: number; seqLe
       lines.push(`does not fit this adapter: ${problem}`);
     } else lines.push(`fits this adapter (largest buffer ≤ ${formatBytes(limits.maxStorageBufferBindingSize)} storage binding)`);
   } else lines.push('fit unknown: no GPU adapter yet');
-  if (cfg.tokenizer !== 'byte') {
-    ok = false;
-    lines.push('uses the Qwen3 tokenizer: the in-tab demo trains byte-tokenizer models (nano/tiny/small layouts); Qwen3 tokenizer runs are not wired into the page yet');
-  } else if (cfg.vocabSize < BYTE_VOCAB_SIZE) {
+  if (cfg.tokenizer === 'byte' && cfg.vocabSize < BYTE_VOCAB_SIZE) {
     ok = false;
     lines.push(`vocab_size ${cfg.vocabSize} is smaller than the byte tokenizer's ${BYTE_VOCAB_SIZE} tokens: save the model with vocab_size ≥ ${BYTE_VOCAB_SIZE}`);
   }
-  if (run.seqLen > cfg.maxPositionEmbeddings) {
+  // packed rows restart positions per conversation: what must fit the model's positions is one episode
+  const episode = run.episodeTokens ?? run.seqLen;
+  if (episode > cfg.maxPositionEmbeddings) {
     ok = false;
-    lines.push(`the demo's episodes are up to ${run.seqLen} tokens, more than the model's max_position_embeddings ${cfg.maxPositionEmbeddings}: load a model with a context of at least ${run.seqLen}`);
+    lines.push(`the pipeline's episodes are up to ${episode} tokens, more than the model's max_position_embeddings ${cfg.maxPositionEmbeddings}: load a model with a context of at least ${episode}`);
   }
   return { ok, lines };
 }

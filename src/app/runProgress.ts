@@ -1,73 +1,83 @@
-// Overall progress of a demo run from its event stream, for the page's progress bar. DOM-free.
-// Every stage gets a fixed share of the bar, sized by its measured share of a default run's time on
-// llvmpipe (SFT and GRPO steps are the bulk); within SFT and GRPO the bar moves per step, within the
-// self-check per kernel checked. The bar never moves back.
-import type { DemoEvent } from '../pipeline/demoPipeline';
+// Overall progress of a pipeline run for the page's bar, from its events. Every stage gets a share of
+// the bar in proportion to its estimated work (pipelineDraft.stageWork), the kernel self-check
+// a fixed 5 %; within SFT and GRPO the bar moves per step, within an evaluation per episode played.
+// The bar never moves back. DOM-free.
+import type { PipelineConfig } from '../pipeline/config';
+import { stageWork } from './pipelineDraft';
+import type { PageRunEvent } from '../workers/runEvents';
 
 export interface RunProgress {
   /** 0 … 1. */
   fraction: number;
-  /** What is happening now, one line: "SFT step 3/60 · loss 4.1234", "GRPO step 2/40 · success 38 % · reward 0.512". */
+  /** What is happening now, one line. */
   label: string;
-  /** Test evaluations finished so far. */
-  evalsSeen: number;
-  /** Kernel checks seen (self-check stage). */
-  checksSeen: number;
+  /** Stage running (index into config.stages; null before the first). */
+  stage: number | null;
+  /** When the current phase began (ms): the page shows the time waited for its first step. */
+  phaseStart: number;
+  /** Episodes played in the running evaluation. */
+  evalEpisodes: number;
   done: boolean;
 }
 
-/**
- * Where each stage ends on the bar (the self-check, when run, takes the first 10 %; the rest is
- * shared): eval before SFT (optional) · SFT · eval after SFT · GRPO · eval after GRPO · sample.
- */
-function bands(selfCheck: boolean) {
-  const check = selfCheck ? 0.1 : 0;
-  const at = (x: number) => check + x * (1 - check);
-  return { check, before: at(0.03), sft: at(0.5), evalSft: at(0.55), grpo: at(0.93), evalGrpo: at(0.98) };
+const SELF_CHECK_SHARE = 0.05;
+
+/** Where each stage starts and ends on the bar. */
+export function stageBands(cfg: PipelineConfig, selfCheck: boolean): [number, number][] {
+  const works = cfg.stages.map((s) => Math.max(1, stageWork(cfg, s)));
+  const total = works.reduce((a, b) => a + b, 0);
+  const from = selfCheck ? SELF_CHECK_SHARE : 0;
+  let at = from;
+  return works.map((w) => {
+    const band: [number, number] = [at, at + ((1 - from) * w) / total * 0.98]; // the last 2 %: final samples
+    at = band[1];
+    return band;
+  });
 }
 
-export function initialProgress(): RunProgress {
-  return { fraction: 0, label: 'starting…', evalsSeen: 0, checksSeen: 0, done: false };
+export function initialProgress(now = Date.now()): RunProgress {
+  return { fraction: 0, label: 'starting…', stage: null, phaseStart: now, evalEpisodes: 0, done: false };
 }
 
 const pct = (x: number) => `${(100 * x).toFixed(0)} %`;
 
-/** The progress after event `e`; `selfCheck` says whether the run includes the kernel self-check. */
-export function progressAfter(p: RunProgress, e: DemoEvent, selfCheck: boolean): RunProgress {
-  const b = bands(selfCheck);
-  const at = (fraction: number, label = p.label): RunProgress => ({ ...p, label, fraction: Math.max(p.fraction, fraction) });
+export function progressAfter(p: RunProgress, e: PageRunEvent, cfg: PipelineConfig, selfCheck: boolean): RunProgress {
+  const bands = stageBands(cfg, selfCheck);
+  const at = (fraction: number, label: string, extra: Partial<RunProgress> = {}): RunProgress => ({ ...p, ...extra, label, fraction: Math.max(p.fraction, Math.min(1, fraction)) });
+  const of = (i: number) => `stage ${i + 1}/${cfg.stages.length}`;
   switch (e.kind) {
-    case 'stage': {
-      const label = `${e.stage}${e.detail ? `: ${e.detail}` : ''}`;
-      if (e.stage === 'self-check') return at(0, label);
-      if (e.stage === 'sft') return at(b.before, label);
-      if (e.stage === 'grpo') return at(b.evalSft, label);
-      if (e.stage === 'eval') return at(e.eval === 'after GRPO' ? b.grpo : e.eval === 'after SFT' ? b.sft : b.check, label);
-      if (e.stage === 'sample') return at(b.evalGrpo, label);
-      return at(b.check, label);
+    case 'phase': {
+      const band = e.stage !== null ? bands[e.stage] : null;
+      const label = e.stage !== null ? `${of(e.stage)} · ${e.detail}` : e.detail;
+      const start = e.phase === 'samples' ? 0.98 : band ? band[0] : p.fraction;
+      return at(start, label, { stage: e.stage ?? p.stage, phaseStart: e.at, evalEpisodes: e.stage !== p.stage ? 0 : p.evalEpisodes });
     }
-    case 'check': {
-      const checksSeen = p.checksSeen + 1;
-      // The number of checks is not announced: approach the band's end without reaching it.
-      return { ...at(b.check * (checksSeen / (checksSeen + 4)), `self-check: ${checksSeen} kernel checks`), checksSeen };
-    }
+    case 'check':
+      return at(Math.min(SELF_CHECK_SHARE * 0.95, p.fraction + 0.002), `self-check: ${e.name} ${e.ok ? 'ok' : 'FAILED'}`);
     case 'sft': {
-      const { step, loss } = e.metrics;
-      const f = b.before + (b.sft - b.before) * Math.min(1, step / Math.max(1, e.totalSteps));
-      return at(f, `SFT step ${step}/${e.totalSteps} · loss ${loss.toFixed(4)}${e.metrics.skipped ? ' (skipped: non-finite)' : ''}`);
+      const [a, b] = bands[e.stage];
+      return at(a + (b - a) * (e.step / Math.max(1, e.totalSteps)), `${of(e.stage)} · SFT step ${e.step}/${e.totalSteps} · loss ${e.loss.toFixed(4)}${e.skipped ? ' (skipped: non-finite)' : ''}`, { phaseStart: e.at });
     }
     case 'grpo': {
-      const g = e.progress;
-      const f = b.evalSft + (b.grpo - b.evalSft) * Math.min(1, g.step / Math.max(1, g.totalSteps));
-      return at(f, `GRPO step ${g.step}/${g.totalSteps} · success ${pct(g.successRate)} · reward ${g.reward.toFixed(3)}${g.skipped ? ' (update skipped)' : ''}`);
+      const [a, b] = bands[e.stage];
+      const m = e.metrics;
+      return at(a + (b - a) * (e.step / Math.max(1, e.totalSteps)), `${of(e.stage)} · GRPO step ${e.step}/${e.totalSteps} · success ${pct(m.success_rate ?? 0)} · reward ${(m.reward ?? 0).toFixed(3)}${e.skipped ? ' (update skipped)' : ''}`, { phaseStart: e.at });
     }
-    case 'eval': {
-      const end = e.label === 'after GRPO' ? b.evalGrpo : e.label === 'after SFT' ? b.evalSft : b.before;
-      return { ...at(end, `${e.label}: ${e.success}/${e.total} test tasks solved`), evalsSeen: p.evalsSeen + 1 };
+    case 'episodes': {
+      const evalEps = e.episodes.filter((x) => x.source === 'eval' && x.step === 0);
+      if (!evalEps.length || p.stage === null) return p;
+      const s = cfg.stages[p.stage];
+      if (s?.kind !== 'eval') return p;
+      const played = p.evalEpisodes + evalEps.length + (evalEps.length ? e.dropped : 0);
+      const total = s.n * (s.seeds?.length ?? 1) * cfg.tasks.length;
+      const [a, b] = bands[p.stage];
+      return at(a + (b - a) * Math.min(1, played / total), `${of(p.stage)} · evaluation "${s.label}": ${Math.min(played, total)}/${total} episodes`, { evalEpisodes: played });
     }
-    case 'sample':
-      return at(b.evalGrpo);
+    case 'eval':
+      return at(bands[e.stage][1], `${of(e.stage)} · ${e.summary.headline}`);
     case 'done':
-      return { ...p, fraction: 1, done: true, label: `done in ${e.summary.seconds.toFixed(1)} s` };
+      return { ...p, fraction: 1, done: true, label: `done in ${e.result.seconds.toFixed(1)} s` };
+    default:
+      return p;
   }
 }

@@ -34,3 +34,12 @@ describe('sample messages', () => {
     expect(contentSegments('')).toEqual([]);
   });
 });
+
+describe('long whitespace runs', () => {
+  it('are taken out as markers (a sample of 64 newlines is not a tall blank bubble)', async () => {
+    const { collapseBlankRuns } = await import('./sampleMessages');
+    expect(collapseBlankRuns(`a${'\n'.repeat(64)}b`)).toEqual(['a', { newlines: 64, chars: 64 }, 'b']);
+    expect(collapseBlankRuns('one\n\ntwo  three')).toEqual(['one\n\ntwo  three']);
+    expect(collapseBlankRuns(' '.repeat(30))).toEqual([{ newlines: 0, chars: 30 }]);
+  });
+});

@@ -65,3 +65,27 @@ export function contentSegments(content: string): Segment[] {
   if (last < content.length) out.push({ kind: 'text', text: content.slice(last) });
   return out;
 }
+
+/** A run of whitespace too long to show as is (e.g. a model that samples 64 newlines). */
+export interface BlankRun {
+  newlines: number;
+  chars: number;
+}
+
+/**
+ * Text with long whitespace runs (≥ 3 line breaks, or ≥ 24 whitespace characters) taken out as
+ * BlankRun markers, so a transcript shows "↵ × 64" instead of a tall empty bubble.
+ */
+export function collapseBlankRuns(text: string): (string | BlankRun)[] {
+  const out: (string | BlankRun)[] = [];
+  let last = 0;
+  for (const m of text.matchAll(/\s{3,}/g)) {
+    const newlines = (m[0].match(/\n/g) ?? []).length;
+    if (newlines < 3 && m[0].length < 24) continue;
+    if (m.index > last) out.push(text.slice(last, m.index));
+    out.push({ newlines, chars: m[0].length });
+    last = m.index + m[0].length;
+  }
+  if (last < text.length) out.push(text.slice(last));
+  return out;
+}

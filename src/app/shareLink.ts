@@ -1,10 +1,15 @@
-// Share links: the RunConfig as base64url JSON in the URL fragment, `#config=<…>&autostart=1`.
-// The fragment never reaches a server (there is none anyway) and survives static hosting. Also read
-// from the query string (`?config=…`) for tools that drop fragments. DOM-free: the page passes
-// location.hash / location.search in.
-import { DEFAULT_RUN_CONFIG, type RunConfig, type TrainablePreset, describeErrors, validateRunConfig } from './runConfig';
+// Share links: the PipelineConfig as base64url JSON in the URL fragment, `#pipeline=<…>&autostart=1`.
+// The fragment never reaches a server (there is none anyway) and survives static hosting; also
+// read from the query string (`?pipeline=…`) for tools that drop fragments. Links of the earlier
+// page (`#config=`, the small routing RunConfig) are converted to the routing pipeline with their
+// numbers, and say so. DOM-free: the page passes location.hash / location.search in.
+import { z } from 'zod';
+import type { PipelineConfig } from '../pipeline/config';
+import { EXAMPLE_PIPELINES, learningConfig, ROUTING_LEARNING } from '../pipeline/presets';
+import { checkDraft } from './pipelineDraft';
 
-const MAX_ENCODED_CHARS = 4000; // a RunConfig is ~150 characters; anything huge is not ours
+/** A pipeline config is ~1 k characters encoded; anything much bigger is not ours. */
+export const MAX_ENCODED_CHARS = 16_000;
 
 /** UTF-8 text → base64url without padding (RFC 4648 §5). */
 export function toBase64Url(text: string): string {
@@ -24,84 +29,90 @@ export function fromBase64Url(encoded: string): string {
   return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
 }
 
-/** The `config=` value for a RunConfig (keys in a fixed order so equal configs give equal links). */
-export function encodeRunConfig(config: RunConfig): string {
-  const { preset, seed, sftSteps, rlSteps, tasksPerStep, groupSize, quick } = config;
-  return toBase64Url(JSON.stringify({ preset, seed, sftSteps, rlSteps, tasksPerStep, groupSize, quick }));
+/** The `pipeline=` value (a validated config's keys come in schema order, so equal configs give equal links). */
+export function encodePipeline(config: PipelineConfig): string {
+  return toBase64Url(JSON.stringify(config));
 }
 
-/** `#config=…` (plus `&autostart=1`) for location.hash. */
-export function shareHash(config: RunConfig, opts: { autostart?: boolean } = {}): string {
-  return `#config=${encodeRunConfig(config)}${opts.autostart ? '&autostart=1' : ''}`;
+/** `#pipeline=…` (plus `&autostart=1`) for location.hash. */
+export function shareHash(config: PipelineConfig, opts: { autostart?: boolean } = {}): string {
+  return `#pipeline=${encodePipeline(config)}${opts.autostart ? '&autostart=1' : ''}`;
 }
 
 /** A full link: `base` (page URL; its fragment is replaced) with the config fragment. */
-export function shareUrl(base: string, config: RunConfig, opts: { autostart?: boolean } = {}): string {
+export function shareUrl(base: string, config: PipelineConfig, opts: { autostart?: boolean } = {}): string {
   return base.replace(/#.*$/, '') + shareHash(config, opts);
 }
 
 export type ShareLinkRead =
   /** The URL has no config. */
   | { kind: 'none' }
-  | { kind: 'ok'; config: RunConfig; autostart: boolean }
-  /** The URL has a config that cannot be used: `error` says why; `config` is the defaults. */
-  | { kind: 'invalid'; config: RunConfig; error: string };
+  /** `converted`: an older link's format, turned into a pipeline (a sentence saying so). */
+  | { kind: 'ok'; config: PipelineConfig; autostart: boolean; converted?: string }
+  /** The URL has a config that cannot be used: `error` says why (the page keeps its defaults). */
+  | { kind: 'invalid'; error: string };
 
-/** Reads a share link from location.hash and location.search (the fragment wins). */
+/** The earlier page's RunConfig (routing only): its fields and bounds. */
+const legacySchema = z.object({
+  preset: z.enum(['nano', 'tiny', 'small']).default('nano'),
+  seed: z.number().int().min(0).max(2 ** 31 - 1).default(1),
+  sftSteps: z.number().int().min(0).max(100_000).default(150),
+  rlSteps: z.number().int().min(0).max(100_000).default(10),
+  tasksPerStep: z.number().int().min(1).max(256).default(8),
+  groupSize: z.number().int().min(2).max(64).default(8),
+  quick: z.boolean().default(false),
+});
+
+function fromLegacy(json: Record<string, unknown>): PipelineConfig | string {
+  const r = legacySchema.safeParse(json);
+  if (!r.success) return r.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ');
+  const o = r.data;
+  const routing = EXAMPLE_PIPELINES[0].config;
+  return learningConfig({
+    ...ROUTING_LEARNING, preset: o.preset, seed: o.seed, tasks: routing.tasks, sftExamples: 512, sftSteps: o.sftSteps,
+    rlSteps: o.rlSteps, tasksPerStep: o.tasksPerStep, groupSize: o.groupSize, evalN: o.quick ? 4 : 128, evalEvery: 0, evalBefore: false,
+  });
+}
+
+/** Reads a share link from location.hash and location.search (the fragment wins; `pipeline=` before the older `config=`). */
 export function readShareLink(hash: string, search = ''): ShareLinkRead {
   const fromHash = new URLSearchParams(hash.replace(/^#/, ''));
   const fromQuery = new URLSearchParams(search.replace(/^\?/, ''));
-  const params = fromHash.has('config') ? fromHash : fromQuery;
-  const encoded = params.get('config');
+  const params = ['pipeline', 'config'].some((k) => fromHash.has(k)) ? fromHash : fromQuery;
+  const key = params.has('pipeline') ? 'pipeline' : 'config';
+  const encoded = params.get(key);
   if (encoded === null) return { kind: 'none' };
   const autostart = ['1', 'true', 'yes'].includes(params.get('autostart') ?? '');
   const invalid = (why: string): ShareLinkRead => ({
-    kind: 'invalid', config: { ...DEFAULT_RUN_CONFIG },
-    error: `This share link's run configuration cannot be used: ${why}. The form shows the defaults instead${autostart ? ' and the run was not started' : ''}.`,
+    kind: 'invalid',
+    error: `This share link's pipeline cannot be used: ${why}. The form keeps the default pipeline${autostart ? ' and nothing was started' : ''}.`,
   });
-  if (encoded === '') return invalid('config= is empty');
-  if (encoded.length > MAX_ENCODED_CHARS) return invalid(`config= is ${encoded.length} characters long, more than a RunConfig can be`);
-  let text: string;
-  try {
-    text = fromBase64Url(encoded);
-  } catch (e) {
-    return invalid(`config= is not base64url-encoded JSON (${(e as Error).message}): the link may have been cut off when it was copied`);
-  }
+  if (encoded === '') return invalid(`${key}= is empty`);
+  if (encoded.length > MAX_ENCODED_CHARS) return invalid(`${key}= is ${encoded.length} characters long, more than a pipeline config can be`);
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    json = JSON.parse(fromBase64Url(encoded));
   } catch (e) {
-    return invalid(`config= does not decode to JSON (${(e as Error).message}): the link may have been cut off when it was copied`);
+    return invalid(`${key}= is not base64url-encoded JSON (${(e as Error).message}): the link may have been cut off when it was copied`);
   }
-  if (typeof json !== 'object' || json === null || Array.isArray(json)) return invalid('config= must decode to a JSON object');
-  // Fields a link leaves out take their defaults: links stay valid when new fields are added.
-  const checked = validateRunConfig({ ...DEFAULT_RUN_CONFIG, ...json });
-  if (!checked.ok) return invalid(describeErrors(checked.errors));
-  return { kind: 'ok', config: checked.config, autostart };
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) return invalid(`${key}= must decode to a JSON object`);
+  let draft: unknown = json;
+  let converted: string | undefined;
+  if (key === 'config' && !('version' in json)) {
+    const c = fromLegacy(json as Record<string, unknown>);
+    if (typeof c === 'string') return invalid(`it is an older page's link with bad fields (${c})`);
+    draft = c;
+    converted = 'This link is from an older version of the page (routing settings only); it was converted to the routing pipeline with its numbers.';
+  }
+  const checked = checkDraft(draft);
+  if (!checked.config) return invalid([...checked.errors].map(([path, m]) => (path ? `${path}: ${m}` : m)).join('; '));
+  return converted ? { kind: 'ok', config: checked.config, autostart, converted } : { kind: 'ok', config: checked.config, autostart };
 }
 
-/** Parameters of each preset ÷ nano's (training cost per token scales with them); a unit test keeps them equal to countParameters. */
-export const PRESET_COST: Record<TrainablePreset, number> = { nano: 1, tiny: 11.1, small: 73.1 };
-
-/**
- * A run's work in default runs (DEFAULT_RUN_CONFIG = 1): SFT steps and GRPO samples (steps × tasks
- * × group) relative to the default's, weighted by their share of the default run's time (about a
- * quarter SFT, three quarters GRPO), times the preset's size.
- */
-export function runSizeVsDefault(config: RunConfig): number {
-  const d = DEFAULT_RUN_CONFIG;
-  const sft = config.sftSteps / d.sftSteps;
-  const rl = (config.rlSteps * config.tasksPerStep * config.groupSize) / (d.rlSteps * d.tasksPerStep * d.groupSize);
-  return PRESET_COST[config.preset] * (0.25 * sft + 0.75 * rl);
-}
-
-/** An autostart link for a run larger than this many default runs waits for the person to press Start. */
-export const AUTOSTART_MAX_SIZE = 4;
-
-/** Why an autostart link's run must wait for Start (a sentence for the page), or null when it may start. */
-export function autostartHold(config: RunConfig): string | null {
-  const size = runSizeVsDefault(config);
-  if (size <= AUTOSTART_MAX_SIZE) return null;
-  const times = size < 1000 ? size.toFixed(0) : size.toExponential(1);
-  return `This link asks for a long run (preset ${config.preset}, ${config.sftSteps} SFT steps, ${config.rlSteps} GRPO steps × ${config.tasksPerStep} tasks × ${config.groupSize} samples: about ${times}× the default run, which can take hours). It was not started on its own: check the settings and press Start.`;
+/** location.hash without `autostart` (so a reload does not start the run again); '' when nothing else is left. */
+export function hashWithoutAutostart(hash: string): string {
+  const params = new URLSearchParams(hash.replace(/^#/, ''));
+  params.delete('autostart');
+  const rest = params.toString();
+  return rest ? `#${rest}` : '';
 }

@@ -5,8 +5,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_RUN_CONFIG, validateRunConfig } from '../app/runConfig';
-import { encodeRunConfig, readShareLink, toBase64Url } from '../app/shareLink';
+import { DEFAULT_PIPELINE } from '../app/pipelineDraft';
+import { encodePipeline, readShareLink, toBase64Url } from '../app/shareLink';
+import { validatePipelineConfig } from '../pipeline/config';
 import { BfclFormatError, bfclTasks, parseBfclAnswers, parseBfclQuestions, parseJsonLines } from '../envs/functionCalling/bfclLoader';
 import { parsePredictions } from '../envs/functionCalling/bfclEval';
 import { scoreCalls } from '../envs/functionCalling/scoring';
@@ -188,18 +189,19 @@ describe('fuzz: BFCL loader and checker', () => {
 
 describe('fuzz: share-link decoder', () => {
   const configish = fc.oneof(
-    fc.tuple(fc.constantFrom(...Object.keys(DEFAULT_RUN_CONFIG)), anyJson()).map(([k, v]) => ({ ...DEFAULT_RUN_CONFIG, [k]: v })),
+    fc.tuple(fc.constantFrom(...Object.keys(DEFAULT_PIPELINE)), anyJson()).map(([k, v]) => ({ ...DEFAULT_PIPELINE, [k]: v })),
+    fc.tuple(fc.constantFrom('preset', 'seed', 'sftSteps', 'rlSteps', 'tasksPerStep', 'groupSize', 'quick'), anyJson()).map(([k, v]) => ({ preset: 'nano', [k]: v })), // older links
     anyJson(),
   );
-  const encoded = fc.oneof(configish.map((c) => toBase64Url(JSON.stringify(c) ?? 'null')), soup(), fc.string({ maxLength: 5000 }), fc.constant(encodeRunConfig(DEFAULT_RUN_CONFIG)));
-  const link = fc.tuple(encoded, fc.constantFrom('', '&autostart=1', '&autostart=yes&config=x', '&&'), fc.constantFrom('#config=', '#', '?config=', 'config=', '#other=1&config=')).map(([e, tail, head]) => `${head}${e}${tail}`);
-  it('never throws; returns none, ok with a valid config, or invalid with the defaults and a reason', () => {
+  const encoded = fc.oneof(configish.map((c) => toBase64Url(JSON.stringify(c) ?? 'null')), soup(), fc.string({ maxLength: 5000 }), fc.constant(encodePipeline(DEFAULT_PIPELINE)));
+  const link = fc.tuple(encoded, fc.constantFrom('', '&autostart=1', '&autostart=yes&config=x', '&&'), fc.constantFrom('#pipeline=', '#config=', '#', '?pipeline=', '?config=', 'config=', '#other=1&pipeline=')).map(([e, tail, head]) => `${head}${e}${tail}`);
+  it('never throws; returns none, ok with a valid config, or invalid with a reason', () => {
     fc.assert(
       fc.property(link, fc.oneof(fc.constant(''), link), (hash, search) => {
         const r = readShareLink(hash, search);
         expect(['none', 'ok', 'invalid']).toContain(r.kind);
-        if (r.kind !== 'none') expect(validateRunConfig(r.config).ok).toBe(true);
-        if (r.kind === 'invalid') expect(r.error).toMatch(/^This share link's run configuration cannot be used: .+/);
+        if (r.kind === 'ok') expect(validatePipelineConfig(r.config).ok).toBe(true);
+        if (r.kind === 'invalid') expect(r.error).toMatch(/^This share link's pipeline cannot be used: .+/);
       }),
       fuzzParams(6),
     );

@@ -37,6 +37,8 @@ export interface EvalRequest {
   render?: PromptRenderer;
   /** Episodes per generate() call (default 64). */
   batch?: number;
+  /** Sees each batch of played episodes (trajectory viewers). */
+  onTrajectories?: (taskSet: string, trajs: readonly Trajectory[]) => void;
 }
 
 /** The tasks an evaluation plays for one task set: tasks 0 … n−1 of each seed's stream of `split`. */
@@ -58,6 +60,7 @@ export async function evaluateSplit(req: EvalRequest): Promise<EpisodeRecord[]> 
         family, tasks: slice, tokenizer: req.tokenizer, generator: req.generator, config: { ...req.rollout, groupSize: 1 },
         seed: start, policyVersion: 0, render: req.render,
       });
+      req.onTrajectories?.(name, trajs);
       trajs.forEach((t, i) => records.push({ taskSet: name, outcome: outcomeOf(slice[i], t.success, t.reward), truncated: t.truncated, turns: t.turns, tokens: t.ids.length, end: t.end, faults: t.faults }));
     }
   }

@@ -103,3 +103,50 @@ export function learningConfig(o: LearningOptions): PipelineConfig {
   stages.push(test('after GRPO', false));
   return parsePipelineConfig({ version: PIPELINE_CONFIG_VERSION, preset: o.preset, seed: o.seed, tasks: o.tasks, context: contextForMix(o.tasks), stages });
 }
+
+/** A named pipeline the page offers as a one-click start ("tool routing in 5 minutes", …). */
+export interface ExamplePipeline {
+  id: string;
+  title: string;
+  /** What the agent learns and what to expect, one or two sentences for the page. */
+  summary: string;
+  config: PipelineConfig;
+}
+
+const example = (o: Partial<LearningOptions> & Pick<LearningOptions, 'tasks'>): PipelineConfig => learningConfig({ ...ROUTING_LEARNING, evalBefore: false, evalEvery: 0, ...o });
+
+/**
+ * The page's example pipelines. The first is the demo's (`npm run demo`, DEFAULT_DEMO in
+ * demoPipeline.ts; a unit test keeps them equal). The multi-turn ones use the trimmed-Qwen3 presets
+ * (their episodes do not fit nano's 512 byte positions) and stay small: each is a start to edit.
+ */
+export const EXAMPLE_PIPELINES: readonly ExamplePipeline[] = [
+  {
+    id: 'routing', title: 'Tool routing in 5 minutes',
+    summary: 'A 0.43 M-parameter model learns to answer a short request with a call to the right one of 4 tools: SFT on expert calls, then GRPO against the environment; test success after each, beside cheap rule baselines. About 5 minutes on a CPU adapter.',
+    config: example({ preset: 'nano', tasks: [{ family: 'function-calling', level: 'route4', weight: 1 }], sftExamples: 512, sftSteps: 150, rlSteps: 10, tasksPerStep: 8, groupSize: 8, evalN: 128 }),
+  },
+  {
+    id: 'bfcl', title: 'BFCL-style calls',
+    summary: 'Function calling in the style of the Berkeley Function-Calling Leaderboard: single, multiple and parallel calls over 20 tools, and requests no tool fits. Trimmed-Qwen3 tokenizer (nano-q); tens of minutes on a CPU adapter.',
+    config: example({ preset: 'nano-q', tasks: [{ family: 'function-calling', level: 'bfcl', weight: 1 }], sftExamples: 256, sftSteps: 100, sftBatch: 4, rlSteps: 10, tasksPerStep: 4, groupSize: 4, evalN: 32 }),
+  },
+  {
+    id: 'service', title: 'Customer service',
+    summary: 'A retail support agent talks with a simulated customer over several turns: authenticate, look up orders, make the right change, tell the facts. Multi-turn GRPO; slow on a CPU adapter (long episodes): watch the ETA.',
+    config: example({ preset: 'nano-q', tasks: [{ family: 'service', level: 'retail', weight: 1 }], sftExamples: 64, sftSteps: 40, sftBatch: 2, rlSteps: 4, tasksPerStep: 2, groupSize: 4, evalN: 8 }),
+  },
+  {
+    id: 'coding', title: 'Coding',
+    summary: 'Write a JavaScript function from a specification, run the tests in a sandbox, then submit; rewarded by the hidden tests passed. Slow on a CPU adapter: watch the ETA.',
+    config: example({ preset: 'nano-q', tasks: [{ family: 'coding', level: 'functions', weight: 1 }], sftExamples: 64, sftSteps: 40, sftBatch: 2, rlSteps: 4, tasksPerStep: 2, groupSize: 4, evalN: 8 }),
+  },
+  {
+    id: 'all', title: 'All three families',
+    summary: 'One model on a mix of routing, BFCL-style calls, customer service and coding (weights 2:1:1:1), evaluated per task set. Merging separate specialists is a command-line step (npm run merge); the page trains the mix as one model.',
+    config: example({
+      preset: 'nano-q', sftExamples: 128, sftSteps: 60, sftBatch: 2, rlSteps: 4, tasksPerStep: 4, groupSize: 4, evalN: 8,
+      tasks: [{ family: 'function-calling', level: 'route4', weight: 2 }, { family: 'function-calling', level: 'bfcl', weight: 1 }, { family: 'service', level: 'retail', weight: 1 }, { family: 'coding', level: 'functions', weight: 1 }],
+    }),
+  },
+];

@@ -13,14 +13,17 @@ import { type Tokenizer, tokenizerForModel } from '../tokenizer';
 import type { EncodedDoc } from '../data/packing';
 import { readChatJsonl } from '../data/chatJsonl';
 import { runAsyncRl } from '../train/rl/async/coordinator';
-import { inProcessPool } from '../train/rl/async/handles';
+import type { RolloutActorSpec } from '../train/rl/async/actors';
+import { type ActorPool, inProcessPool } from '../train/rl/async/handles';
 import { loadWeightsInto } from '../train/rl/async/weights';
 import { grpoConfig } from '../train/rl/grpo';
-import { DEFAULT_GRPO_TRAINER } from '../train/rl/grpoTrainer';
+import { groupAdvantages, groupsToKeep } from '../train/rl/grpo/advantages';
+import { DEFAULT_GRPO_TRAINER, type GrpoTrainerConfig } from '../train/rl/grpoTrainer';
 import { modelTurnGenerator } from '../train/rl/modelGenerator';
 import type { RlStepRecord } from '../train/rl/rlMetrics';
 import { type RlLoopConfig, type RlResume, runSyncRl } from '../train/rl/rlLoop';
 import { defaultRenderer, DEFAULT_ROLLOUT, type RolloutConfig } from '../train/rl/rollout';
+import type { Trajectory } from '../train/rl/trajectory';
 import { DEFAULT_SFT, type SftMetrics, type SftResume, trainSft } from '../train/sft/sft';
 import { mixSeeds } from '../util/seeds';
 import type { EvalStageConfig, GrpoStageConfig, PipelineConfig, SftStageConfig, StageConfig } from './config';
@@ -45,6 +48,10 @@ export interface PipelineHooks {
   onEval?: (stage: number, summary: EvalSummary) => void;
   /** A validation point inside a GRPO stage (its evalEvery) finished, after `step` steps. */
   onCurve?: (stage: number, step: number, summary: EvalSummary) => void;
+  /** A GRPO step's drawn episodes (groups of G contiguous) with each one's group-relative advantage (trajectory viewers). */
+  onRollouts?: (stage: number, step: number, trajs: readonly Trajectory[], info: { advantages: number[]; kept: boolean[] }) => void;
+  /** Episodes an evaluation played (an eval stage, or a validation point labelled "GRPO step N"), per task set. */
+  onEvalEpisodes?: (stage: number, label: string, taskSet: string, trajs: readonly Trajectory[]) => void;
 }
 
 /** Autosave of a run: every `every` steps of each SFT and GRPO stage, and at each such stage's last step. */
@@ -54,7 +61,12 @@ export interface PipelineCheckpoints {
   /** Complete checkpoints kept (newest), plus the best by validation. */
   keepLast: number;
   onSaved?: (info: { id: string; bytes: number; captureSeconds: number; writeSeconds: number }) => void;
+  /** Also save after the current step when this says so (the page asks when it is hidden or closing). */
+  saveRequested?: () => boolean;
 }
+
+/** What an async GRPO stage's actor pool is built from (the default pool runs in this thread). */
+export type ActorPoolFactory = (o: { spec: RolloutActorSpec; trainer: GrpoTrainerConfig; initial: Map<string, Float32Array> }) => Promise<ActorPool>;
 
 export interface PipelineOptions {
   checkpoints?: PipelineCheckpoints;
@@ -70,6 +82,8 @@ export interface PipelineOptions {
   model?: ModelConfig;
   /** Reads an SFT JSONL file named by the config (Node: fs; the page: a picked file). */
   readText?: (path: string) => Promise<string>;
+  /** Async GRPO's trainer and rollout actors (the page: Web Workers, workers/workerPool.ts); default in-process. */
+  actorPool?: ActorPoolFactory;
 }
 
 export interface PipelineResult {
@@ -213,7 +227,7 @@ class Run {
     const c = this.opts.checkpoints;
     if (!c || !this.tokenizerId) return null;
     return {
-      store: c.store, every: c.every, totalSteps, keepLast: c.keepLast, onSaved: c.onSaved, cursors: { pipelineStage: i },
+      store: c.store, every: c.every, totalSteps, keepLast: c.keepLast, onSaved: c.onSaved, saveRequested: c.saveRequested, cursors: { pipelineStage: i },
       run: { preset: this.cfg.preset, model: this.w.cfg, tokenizer: this.tokenizerId, seed: this.cfg.seed, pipelineConfig: this.cfg, metrics: () => this.progress(i) },
     };
   }
@@ -285,7 +299,7 @@ class Run {
       this.log(`grpo step ${r.step}/${s.steps} success ${(100 * m.success_rate).toFixed(0)} % reward ${m.reward.toFixed(3)} dropped ${m.groups_dropped ?? 0} kl ${(m.approx_kl ?? 0).toExponential(1)} ent ${(m.entropy ?? 0).toFixed(3)}${r.skipped ? ` SKIPPED: ${r.reason}` : ''} (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
       // the curve reads this.w, which the synchronous loop trains in place
       if (s.staleness === undefined && s.evalEvery > 0 && r.step % s.evalEvery === 0 && r.step < s.steps) {
-        const summary = await this.evalSummary({ kind: 'eval', label: `GRPO step ${r.step}`, split: 'validation', n: validationN, baselines: false });
+        const summary = await this.evalSummary(i, { kind: 'eval', label: `GRPO step ${r.step}`, split: 'validation', n: validationN, baselines: false });
         this.inflight.curve.push({ step: r.step, summary });
         this.hooks.onCurve?.(i, r.step, summary);
       }
@@ -294,15 +308,23 @@ class Run {
       throw new Error(`stage ${i} (grpo): checkpoints and resume cover synchronous GRPO; the async coordinator (staleness ${s.staleness}) does not save its actors' state yet — run it without --save/--resume or without --async`);
     }
     const save = this.autosave(i, s.steps);
-    const resume: RlResume = { ...(save ? rlAutosave(save) : {}), ...(i === this.resumeStage ? this.opts.resume?.rl : {}) };
+    const G = s.groupSize;
+    const onRollouts = this.hooks.onRollouts && ((step: number, trajs: readonly Trajectory[], rewards: readonly number[], kept: readonly boolean[]) => {
+      const adv = groupAdvantages(rewards, G, loop.trainer.grpo).advantages;
+      this.hooks.onRollouts!(i, step, trajs, { advantages: trajs.map((_, k) => (kept[Math.floor(k / G)] ? adv[k] : 0)), kept: [...kept] });
+    });
+    const resume: RlResume = { ...(save ? rlAutosave(save) : {}), ...(i === this.resumeStage ? this.opts.resume?.rl : {}), ...(onRollouts ? { onRollouts } : {}) };
     if (s.staleness === undefined) await runSyncRl(this.rt, this.w, this.family, this.tok, loop, onStep, undefined, resume);
-    else await this.asyncGrpo(loop, s.staleness, onStep);
+    else await this.asyncGrpo(loop, s.staleness, onStep, onRollouts);
     this.result.grpo.push({ stage: i, history: [...this.inflight.grpo], curve: [...this.inflight.curve] });
   }
 
   /** GRPO with in-process trainer and rollout actors (own weight copies); the result is loaded back into the run's weights. */
-  private async asyncGrpo(loop: RlLoopConfig, k: number, onStep: (r: RlStepRecord) => Promise<void>): Promise<RlStepRecord[]> {
-    const pool = inProcessPool({ rt: this.rt, spec: { model: this.w.cfg, tasks: this.cfg.tasks, rollout: loop.rollout, taskSeed: loop.seed }, trainer: loop.trainer, initial: await this.w.download() });
+  private async asyncGrpo(loop: RlLoopConfig, k: number, onStep: (r: RlStepRecord) => Promise<void>, onRollouts?: NonNullable<RlResume['onRollouts']>): Promise<RlStepRecord[]> {
+    const spec: RolloutActorSpec = { model: this.w.cfg, tasks: this.cfg.tasks, rollout: loop.rollout, taskSeed: loop.seed };
+    const initial = await this.w.download();
+    const built = this.opts.actorPool ? await this.opts.actorPool({ spec, trainer: loop.trainer, initial }) : inProcessPool({ rt: this.rt, spec, trainer: loop.trainer, initial });
+    const pool = onRollouts ? tapRollouts(built, (slot, trajs) => onRollouts(slot + 1, trajs, trajs.map((t) => t.reward.total), groupsToKeep(trajs.map((t) => t.reward.total), loop.rollout.groupSize))) : built;
     try {
       const history = await runAsyncRl(pool, { ...loop, staleness: k, rolloutActors: 1, hangTimeoutMs: 3_600_000, maxRestarts: 2 }, onStep);
       loadWeightsInto(this.rt, this.w, await pool.trainer.snapshot());
@@ -312,20 +334,42 @@ class Run {
     }
   }
 
-  private async evalSummary(s: EvalStageConfig): Promise<EvalSummary> {
+  private async evalSummary(i: number, s: EvalStageConfig): Promise<EvalSummary> {
     const seeds = s.seeds ?? [this.cfg.seed];
+    const onEpisodes = this.hooks.onEvalEpisodes;
     const records = await evaluateSplit({
       mix: this.cfg.tasks, split: s.split, n: s.n, seeds, tokenizer: this.tok,
       generator: modelTurnGenerator(this.rt, this.w, GREEDY), rollout: rolloutConfig(this.cfg, 1, 0),
+      onTrajectories: onEpisodes && ((taskSet, trajs) => onEpisodes(i, s.label, taskSet, trajs)),
     });
     return summarizeEval(s, this.cfg.tasks, seeds, records, s.baselines);
   }
 
   private async evaluate(i: number, s: EvalStageConfig): Promise<void> {
     this.hooks.onStage?.(i, s, `${s.label}: greedy on ${s.n} ${s.split} tasks per task set${s.seeds ? ` × ${s.seeds.length} seeds` : ''}`);
-    const summary = await this.evalSummary(s);
+    const summary = await this.evalSummary(i, s);
     this.result.evals.push(summary);
     this.log(`${s.label}: ${summary.headline}`);
     this.hooks.onEval?.(i, summary);
   }
+}
+
+/** The pool with every finished rollout job reported (slot = the trainer step it is meant for, 0-based). */
+function tapRollouts(pool: ActorPool, see: (slot: number, trajs: Trajectory[]) => void): ActorPool {
+  return {
+    trainer: pool.trainer,
+    close: () => pool.close(),
+    async createRollout(index, weights) {
+      const inner = await pool.createRollout(index, weights);
+      return {
+        setWeights: (p) => inner.setWeights(p),
+        terminate: () => inner.terminate(),
+        rollout: async (job) => {
+          const r = await inner.rollout(job);
+          see(r.slot, r.trajectories);
+          return r;
+        },
+      };
+    },
+  };
 }

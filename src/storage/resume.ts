@@ -39,10 +39,12 @@ export interface AutosaveOptions {
   cursors?: Record<string, number>;
   /** Told after each save (id, bytes, seconds the capture stalled training, seconds writing). */
   onSaved?: (info: { id: string; bytes: number; captureSeconds: number; writeSeconds: number }) => void;
+  /** Also save after this step when it returns true (a page being hidden asks for a save now). */
+  saveRequested?: () => boolean;
 }
 
 function due(step: number, o: AutosaveOptions): boolean {
-  return step === o.totalSteps || (o.every > 0 && step % o.every === 0);
+  return step === o.totalSteps || (o.every > 0 && step % o.every === 0) || o.saveRequested?.() === true;
 }
 
 async function save(o: AutosaveOptions, capture: Awaited<ReturnType<typeof captureTraining>>, captureSeconds: number, training: { stage: string; step: number; rng: Record<string, number>; cursors: Record<string, number | number[]> }, policyVersion: number): Promise<void> {

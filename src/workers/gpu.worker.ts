@@ -1,19 +1,32 @@
-// The GPU worker: owns its own GPUDevice (a device cannot cross workers) and exposes the kernel
-// self-check and the demo run to the page through Comlink. The page may hand it a loaded model
-// (Float32Arrays, transferred, not copied); runs then start from those weights (runDemo's `initial`).
+// The GPU worker: owns its own GPUDevice (a device cannot cross workers) and exposes to the page,
+// through Comlink: the adapter probe, the kernel self-check, pipeline runs (pageRun.ts) with
+// autosave and resume, the playground on the last trained model, its export as a zip, and models
+// the page loaded (Float32Arrays, transferred, not copied).
 import * as Comlink from 'comlink';
-import { acquireDevice, describeContext, type FeatureLevelChoice } from '../gpu/device';
+import { acquireDevice, type FeatureLevelChoice } from '../gpu/device';
 import { GpuError } from '../gpu/errors';
 import { GpuRuntime } from '../gpu/runtime';
 import { type ModelConfig, validateModelConfig } from '../model/config';
 import { countParameters, parameterTable } from '../model/parameters';
+import type { GpuWeights } from '../model/weights';
 import '../ops/allChecks';
 import { type CheckResult, runSelfCheck } from '../ops/selfCheck';
+import type { PipelineConfig } from '../pipeline/config';
+import { DEFAULT_DEMO, demoConfig, type DemoOptions } from '../pipeline/demoPipeline';
+import { exportFiles, exportZip } from '../storage/export/exportModel';
+import { tokenizerForModel } from '../tokenizer';
+import { adapterName, adapterSignature, probeAdapters, type ProbeResult } from './adapterProbe';
+import { type LoadedModel, pageRun, RunStopped } from './pageRun';
+import { playground, type PlaygroundRequest } from './playground';
+import type { EpisodeView, MessageView, PageRunEvent, PageRunRequest, PageRunResult, WorkerFailure } from './runEvents';
+import { workerPool } from './workerPool';
 import { DEFAULT_MODEL_CHECK, type ModelCheckEvent, type ModelCheckOptions, type ModelCheckReport, runModelCheck } from './modelCheck';
-import { DEFAULT_DEMO, type DemoEvent, type DemoOptions, type DemoSummary, runDemo } from '../pipeline/demoPipeline';
+
+export type { WorkerFailure } from './runEvents';
 
 export interface AdapterReport {
-  description: string;
+  /** A readable adapter name (the browser may give none: then what kind it is). */
+  name: string;
   featureLevel: 'core' | 'compatibility';
   features: { shaderF16: boolean; subgroups: boolean; timestampQuery: boolean };
   vendor: string;
@@ -23,26 +36,14 @@ export interface AdapterReport {
   maxComputeInvocationsPerWorkgroup: number;
 }
 
-/** Errors cross the worker boundary as plain objects; the page rebuilds them with their code. */
-export interface WorkerFailure {
-  /** GpuErrorCode, 'stopped' (the user stopped the run), 'busy', or 'error'. */
-  code: string;
-  message: string;
-}
-
-/** runDemo's options as the page sends them (a loaded model stays in the worker: `useLoadedModel`). */
-export interface PageRunOptions extends Partial<Omit<DemoOptions, 'initial'>> {
+/** `npm run demo`'s options as the page passes them on (DEFAULT_DEMO fills the rest). */
+export interface DemoRequest extends Partial<Omit<DemoOptions, 'initial'>> {
   /** Smoke run: QUICK_DEMO's stage sizes and no kernel self-check (explicit options win). */
   quick?: boolean;
-  /** Start from the model given to loadModel() instead of the preset's seeded initial weights. */
-  useLoadedModel?: boolean;
 }
 
 /** A smoke run of every stage: seconds per stage on a CPU adapter. */
-export const QUICK_DEMO: Partial<DemoOptions> = { sftSteps: 3, rlSteps: 2, tasksPerStep: 2, groupSize: 4, evalTasks: 4, skipSelfCheck: true };
-
-/** A run's summary; `model` says what was trained ("preset nano" or "loaded: <source>"). */
-export type PageRunSummary = DemoSummary;
+export const QUICK_DEMO: Partial<DemoOptions> = { sftExamples: 16, sftSteps: 3, rlSteps: 2, tasksPerStep: 2, groupSize: 4, evalTasks: 4, skipSelfCheck: true };
 
 /** A loaded model as it crosses to the worker: parallel names/arrays so the arrays can be transferred. */
 export interface ModelTransfer {
@@ -54,11 +55,13 @@ export interface ModelTransfer {
 }
 
 let rt: GpuRuntime | null = null;
-let loaded: { cfg: ModelConfig; params: Map<string, Float32Array>; source: string } | null = null;
+let level: FeatureLevelChoice = 'auto';
+let loaded: LoadedModel | null = null;
+/** The last finished run's weights (playground, export); released when the next run starts. */
+let trained: { weights: GpuWeights; config: PipelineConfig; label: string } | null = null;
 let running = false;
 let stopRequested = false;
-
-class RunStopped extends Error {}
+let saveRequested = false;
 
 function requireRuntime(): GpuRuntime {
   if (!rt) throw new Error('GPU worker: call init() before using the GPU');
@@ -71,30 +74,67 @@ function asFailure(e: unknown): WorkerFailure {
   return { code: 'error', message: e instanceof Error ? e.message : String(e) };
 }
 
+function releaseTrained(): void {
+  trained?.weights.destroy();
+  trained = null;
+}
+
+/** One exclusive job at a time (a run, the playground): the GPU is shared. */
+async function exclusive<T>(job: () => Promise<T>): Promise<T | WorkerFailure> {
+  if (running) return { code: 'busy', message: 'a run is in progress: stop it first' };
+  running = true;
+  stopRequested = false;
+  saveRequested = false;
+  try {
+    return await job();
+  } catch (e) {
+    return asFailure(e);
+  } finally {
+    running = false;
+    stopRequested = false;
+  }
+}
+
 const api = {
+  /** Times the browser's adapters and says which is faster ('auto'); no device is kept. */
+  async probe(): Promise<ProbeResult | WorkerFailure> {
+    try {
+      return await probeAdapters();
+    } catch (e) {
+      return asFailure(e);
+    }
+  },
+
+  /** The browser's adapter pair, to check a cached probe result still applies. */
+  async signature(): Promise<string> {
+    return navigator.gpu ? adapterSignature() : '';
+  },
+
   /** Acquires (or re-acquires, releasing the previous one) the device; `onLost` hears a device loss. */
   async init(opts: { featureLevel?: FeatureLevelChoice } = {}, onLost?: (f: WorkerFailure) => void): Promise<AdapterReport | WorkerFailure> {
     if (running) return { code: 'busy', message: 'a run is in progress: stop it before changing the GPU adapter' };
     try {
+      releaseTrained();
       if (rt) {
         rt.destroy();
         rt.ctx.device.destroy();
         rt = null;
       }
-      const ctx = await acquireDevice({ featureLevel: opts.featureLevel ?? 'auto' });
+      level = opts.featureLevel ?? 'auto';
+      const ctx = await acquireDevice({ featureLevel: level });
       rt = new GpuRuntime(ctx, { timing: false });
       const mine = rt;
       void ctx.lost.then((err) => {
-        if (rt === mine && err) onLost?.({ code: err.code, message: err.message });
+        if (rt === mine && err) {
+          rt = null;
+          trained = null; // its buffers died with the device
+          onLost?.({ code: err.code, message: err.message });
+        }
       });
+      const i = ctx.adapterInfo;
       return {
-        description: describeContext(ctx),
-        featureLevel: ctx.featureLevel,
-        features: ctx.features,
-        vendor: ctx.adapterInfo.vendor,
-        architecture: ctx.adapterInfo.architecture,
-        maxStorageBufferBindingSize: ctx.limits.maxStorageBufferBindingSize,
-        maxBufferSize: ctx.limits.maxBufferSize,
+        name: adapterName(i, ctx.featureLevel), featureLevel: ctx.featureLevel, features: ctx.features, vendor: i.vendor, architecture: i.architecture,
+        maxStorageBufferBindingSize: ctx.limits.maxStorageBufferBindingSize, maxBufferSize: ctx.limits.maxBufferSize,
         maxComputeInvocationsPerWorkgroup: ctx.limits.maxComputeInvocationsPerWorkgroup,
       };
     } catch (e) {
@@ -135,46 +175,80 @@ const api = {
    * of the 0.6B shape) → memory plan → f16 base + LoRA → one SFT and one GRPO step (./modelCheck).
    */
   async modelCheck(opts: Partial<ModelCheckOptions> & Pick<ModelCheckOptions, 'source'>, onEvent?: (e: ModelCheckEvent) => void): Promise<ModelCheckReport | WorkerFailure> {
-    if (running) return { code: 'busy', message: 'a run is already in progress: stop it first' };
-    running = true;
-    try {
-      return await runModelCheck(requireRuntime(), { ...DEFAULT_MODEL_CHECK, ...opts }, (e) => onEvent?.(e));
-    } catch (e) {
-      return asFailure(e);
-    } finally {
-      running = false;
-    }
+    return exclusive(() => runModelCheck(requireRuntime(), { ...DEFAULT_MODEL_CHECK, ...opts }, (e) => onEvent?.(e)));
   },
 
-  /** Asks the current run to stop at its next event (SFT or GRPO step, evaluation, kernel check). */
+  /** Asks the current run to stop at its next event (SFT or GRPO step, evaluation batch, kernel check). */
   stop(): boolean {
     if (running) stopRequested = true;
     return running;
   },
 
-  /** The demo pipeline (self-check → SFT → evaluation → GRPO → evaluation → sample); events stream through onEvent. */
-  async runDemo(opts: PageRunOptions, onEvent: (e: DemoEvent) => void): Promise<PageRunSummary | WorkerFailure> {
-    if (running) return { code: 'busy', message: 'a run is already in progress: stop it first' };
-    running = true;
-    stopRequested = false;
-    const emit = (e: DemoEvent) => {
-      if (stopRequested) throw new RunStopped(`run stopped by the user during '${e.kind === 'stage' ? e.stage : e.kind}'`);
-      onEvent(e);
-    };
-    try {
-      const { quick, useLoadedModel, ...explicit } = opts;
-      const options: DemoOptions = { ...DEFAULT_DEMO, ...(quick ? QUICK_DEMO : {}), ...explicit };
-      if (useLoadedModel) {
-        if (!loaded) throw new Error('no loaded model in the GPU worker: load one first (or untick "start from the loaded model")');
-        options.initial = { cfg: loaded.cfg, params: loaded.params, label: loaded.source };
-      }
-      return await runDemo(requireRuntime(), options, emit);
-    } catch (e) {
-      return asFailure(e);
-    } finally {
-      running = false;
-      stopRequested = false;
-    }
+  /** Asks the current run to save a checkpoint after its current step (the page is being hidden). */
+  requestSave(): boolean {
+    if (running) saveRequested = true;
+    return running;
+  },
+
+  /** The pipeline `npm run demo` runs for these options (DEFAULT_DEMO, QUICK_DEMO, then the explicit ones). */
+  demoConfig(opts: DemoRequest): { config: PipelineConfig; selfCheck: boolean; samples: number } {
+    const { quick, ...explicit } = opts;
+    const o: DemoOptions = { ...DEFAULT_DEMO, ...(quick ? QUICK_DEMO : {}), ...explicit };
+    return { config: demoConfig(o), selfCheck: !o.skipSelfCheck, samples: o.samples ?? 3 };
+  },
+
+  /** Runs a pipeline (pageRun.ts); events stream through onEvent. The trained model stays here for the playground and export. */
+  run(req: PageRunRequest, onEvent: (e: PageRunEvent) => void): Promise<PageRunResult | WorkerFailure> {
+    return exclusive(async () => {
+      releaseTrained();
+      if (req.useLoadedModel && !loaded) throw new Error('no loaded model in the GPU worker: load one first (or untick "start runs from the loaded model")');
+      const control = { stopRequested: () => stopRequested, takeSaveRequest: () => (saveRequested ? ((saveRequested = false), true) : false) };
+      const pool = req.workerActors ? (o: Parameters<typeof workerPool>[0]) => workerPool({ ...o, featureLevel: level }) : undefined;
+      const done = await pageRun(requireRuntime(), req, req.useLoadedModel ? loaded : null, onEvent, control, pool);
+      trained = { weights: done.weights, config: done.config, label: done.result.model };
+      return done.result;
+    });
+  },
+
+  /** What the playground and export work on (null before a run finished). */
+  trainedModel(): { label: string; config: PipelineConfig } | null {
+    return trained ? { label: trained.label, config: trained.config } : null;
+  },
+
+  /** Plays a typed request with the last trained model; messages stream through onMessage. */
+  playground(req: Omit<PlaygroundRequest, 'context'>, onMessage: (m: MessageView) => void): Promise<EpisodeView | WorkerFailure> {
+    return exclusive(async () => {
+      if (!trained) throw new Error('no trained model yet: run a pipeline first (the playground talks to the model it trained)');
+      return playground(requireRuntime(), trained.weights, { ...req, context: trained.config.context }, onMessage);
+    });
+  },
+
+  /** The last trained model as an HF folder in a zip (config.json, model.safetensors, generation_config.json). */
+  exportTrained(): Promise<{ blob: Blob; name: string } | WorkerFailure> {
+    return exclusive(async () => {
+      if (!trained) throw new Error('no trained model to export yet: run a pipeline first');
+      const w = trained.weights;
+      const tok = await tokenizerForModel(w.cfg);
+      if (w.cfg.tokenizer !== 'byte') throw new Error(`export from the page covers byte-tokenizer models; this one uses ${w.cfg.tokenizer}: use npm run export on a checkpoint`);
+      const name = `tabforge-${trained.config.preset}-seed${trained.config.seed}`;
+      const files = exportFiles({ cfg: w.cfg, params: await w.download(), ids: { eosId: tok.imEndId, padId: tok.padId } }, 'hf');
+      return { blob: await exportZip(files, name), name: `${name}.zip` };
+    });
+  },
+
+  /** Whether the device is gone (lost, or none acquired): a failed run may have failed because of it. */
+  async deviceLost(): Promise<boolean> {
+    const r = rt;
+    if (r === null || r.ctx.lostError !== null) return true;
+    // the loss is reported asynchronously: a run that failed because of it can end first
+    return Promise.race([r.ctx.lost.then((e) => e !== null), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 1000))]);
+  },
+
+  /** Test hook: destroys the device as a driver reset would (the page must say so and offer to resume). */
+  loseDevice(): boolean {
+    if (!rt) return false;
+    rt.ctx.device.destroy();
+    return true;
   },
 };
 

@@ -2,6 +2,8 @@
 // loading streams with a byte progress bar; then the parameter count, the shape, any warnings and
 // whether it trains here. The page sends the weights to the GPU worker for the next runs.
 import type { DeviceLimits } from '../../model/memoryPlan';
+import { countParameters } from '../../model/parameters';
+import { filesFromZip, importHfModel } from '../../storage/export/importModel';
 import { type LoadProgress, type LoadedModelInfo, checkTrainable, formatCount, loadModelFromFiles, loadModelFromUrl, modelUrlBase } from '../modelSource';
 import { formatBytes } from '../../model/parameters';
 import { h, panel } from './dom';
@@ -15,17 +17,25 @@ export interface ModelPanel {
   /** Called whenever what the next run starts from may have changed (load, unload, the checkbox). */
   onStateChange(cb: () => void): void;
   /** Re-checks the fit for the current adapter and run settings. */
-  updateFit(limits: DeviceLimits | null, run: { batchSize: number; seqLen: number; referenceCopy?: boolean } | null): void;
+  updateFit(limits: DeviceLimits | null, run: { batchSize: number; seqLen: number; referenceCopy?: boolean; episodeTokens?: number } | null): void;
   /** Whether runs should start from the loaded model. */
   useLoaded(): boolean;
   /** Forget the model (e.g. the worker was restarted); `why` is shown. */
   forget(why: string): void;
+  /** Whether a model is loaded (in the worker). */
+  hasModel(): boolean;
   setDisabled(disabled: boolean): void;
+  /** What "Download the trained model" offers (null: nothing trained yet). */
+  setTrained(label: string | null): void;
+  onExport(cb: () => Promise<void>): void;
 }
 
 export function createModelPanel(): ModelPanel {
   const files = h('input', { testid: 'model-files', attrs: { type: 'file', multiple: '', accept: '.json,.safetensors', id: 'model-files' } });
   const folder = h('input', { testid: 'model-folder', attrs: { type: 'file', id: 'model-folder' } });
+  const zip = h('input', { testid: 'model-zip', attrs: { type: 'file', accept: '.zip,application/zip', id: 'model-zip' } });
+  const exportButton = h('button', { text: 'Download the trained model (HF folder, zip)', testid: 'export-trained', attrs: { type: 'button' } });
+  const exportStatus = h('span', { class: 'muted', testid: 'export-status', attrs: { 'aria-live': 'polite' }, text: 'Nothing trained yet.' });
   folder.webkitdirectory = true;
   const url = h('input', { testid: 'model-url', attrs: { type: 'url', placeholder: 'https://…/my-model/ (holds config.json and model.safetensors)', 'aria-label': 'Model URL base' } });
   const urlButton = h('button', { text: 'Load from URL', testid: 'model-url-load', attrs: { type: 'button' } });
@@ -43,9 +53,25 @@ export function createModelPanel(): ModelPanel {
     h('p', { class: 'hint', text: 'A Qwen3-layout Hugging Face model: config.json + model.safetensors (F32, F16 or BF16). Nothing leaves this tab.' }),
     h('div', { class: 'pickers' },
       h('label', { class: 'file-pick', attrs: { for: 'model-files' } }, h('span', { text: 'Files' }), files),
-      h('label', { class: 'file-pick', attrs: { for: 'model-folder' } }, h('span', { text: 'Folder' }), folder)),
+      h('label', { class: 'file-pick', attrs: { for: 'model-folder' } }, h('span', { text: 'Folder' }), folder),
+      h('label', { class: 'file-pick', attrs: { for: 'model-zip' } }, h('span', { text: 'Zip' }), zip)),
     h('div', { class: 'url-row' }, url, urlButton),
-    progress, info, useRow);
+    progress, info, useRow,
+    h('div', { class: 'export-row' }, exportButton, exportStatus));
+  let exportCb: () => Promise<void> = async () => {};
+  exportButton.disabled = true;
+  exportButton.addEventListener('click', async () => {
+    exportButton.disabled = true;
+    exportStatus.textContent = 'preparing the zip…';
+    try {
+      await exportCb();
+      exportStatus.textContent = 'downloaded';
+    } catch (e) {
+      exportStatus.textContent = `export failed: ${e instanceof Error ? e.message : String(e)}`;
+    } finally {
+      exportButton.disabled = false;
+    }
+  });
 
   let loadedCb: (m: LoadedModelInfo) => Promise<void> = async () => undefined;
   let errorCb: (message: string | null) => void = () => undefined;
@@ -54,7 +80,7 @@ export function createModelPanel(): ModelPanel {
   use.addEventListener('change', () => stateCb());
   /** What is loaded in the worker (metadata only: the arrays were transferred there). */
   let current: Omit<LoadedModelInfo, 'params'> | null = null;
-  let lastFit: [DeviceLimits | null, { batchSize: number; seqLen: number } | null] = [null, null];
+  let lastFit: [DeviceLimits | null, { batchSize: number; seqLen: number; referenceCopy?: boolean; episodeTokens?: number } | null] = [null, null];
   const fitList = h('ul', { class: 'fit', testid: 'model-fit' });
 
   const onProgress: LoadProgress = ({ phase, loadedBytes, totalBytes }) => {
@@ -66,7 +92,7 @@ export function createModelPanel(): ModelPanel {
   };
 
   const setBusy = (busy: boolean) => {
-    for (const c of [files, folder, url, urlButton, unload]) c.disabled = busy;
+    for (const c of [files, folder, zip, url, urlButton, unload]) c.disabled = busy;
     el.dataset.busy = String(busy);
   };
 
@@ -138,6 +164,13 @@ export function createModelPanel(): ModelPanel {
     const list = [...(folder.files ?? [])];
     if (list.length) void run(() => loadModelFromFiles(list, onProgress)).then(() => (folder.value = ''));
   });
+  zip.addEventListener('change', () => {
+    const f = zip.files?.[0];
+    if (f) void run(async () => {
+      const m = await importHfModel(await filesFromZip(new Uint8Array(await f.arrayBuffer())));
+      return { ...m, source: f.name, parameters: countParameters(m.cfg), fileBytes: f.size };
+    }).then(() => (zip.value = ''));
+  });
   const fromUrl = () => void run(async () => loadModelFromUrl(modelUrlBase(url.value, location.href), onProgress));
   urlButton.addEventListener('click', fromUrl);
   url.addEventListener('keydown', (e) => {
@@ -170,6 +203,12 @@ export function createModelPanel(): ModelPanel {
     },
     useLoaded: () => current !== null && use.checked,
     forget,
+    hasModel: () => current !== null,
     setDisabled: (d) => setBusy(d),
+    setTrained(label) {
+      exportButton.disabled = label === null;
+      exportStatus.textContent = label === null ? 'Nothing trained yet.' : `Trained: ${label}.`;
+    },
+    onExport: (cb) => void (exportCb = cb),
   };
 }

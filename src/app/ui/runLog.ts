@@ -1,12 +1,13 @@
 // A compact, collapsible log of the run's stages and kernel checks (the details the bar leaves out).
 import { h } from './dom';
 
-const MAX_LINES = 300;
+const MAX_LINES = 2000;
 
 export interface RunLog {
   el: HTMLElement;
   add(line: string, kind?: 'info' | 'ok' | 'bad'): void;
   clear(): void;
+  readonly lines: number;
 }
 
 export function createRunLog(): RunLog {
@@ -24,6 +25,9 @@ export function createRunLog(): RunLog {
     clear() {
       list.replaceChildren();
       count.textContent = '';
+    },
+    get lines() {
+      return list.childElementCount;
     },
   };
 }

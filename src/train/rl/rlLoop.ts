@@ -11,6 +11,7 @@ import { modelTurnGenerator } from './modelGenerator';
 import { sampleWithSignal } from './dynamicSampling';
 import { buildStepRecord, generatedTokens, type RlStepRecord } from './rlMetrics';
 import { type PromptRenderer, type RolloutConfig, rolloutBatch } from './rollout';
+import type { Trajectory } from './trajectory';
 import { learningRate } from '../schedule';
 
 export interface RlLoopConfig {
@@ -74,6 +75,8 @@ export interface RlResume {
   restore?: (trainer: GrpoTrainer) => Promise<void>;
   afterStep?: (state: RlLoopState, trainer: GrpoTrainer) => Promise<void>;
   stopAfter?: number;
+  /** Sees every step's drawn episodes (groups of G), their training rewards and which groups were kept, before onStep (trajectory viewers). */
+  onRollouts?: (step: number, drawn: readonly Trajectory[], rewards: readonly number[], kept: readonly boolean[]) => void;
 }
 
 export async function runSyncRl<T extends TaskBase>(
@@ -112,6 +115,7 @@ export async function runSyncRl<T extends TaskBase>(
         : buildStepRecord(step + 1, version, sampled.drawn, result, timing);
       version = record.version;
       history.push(record);
+      resume.onRollouts?.(step + 1, sampled.drawn, maxRounds > 1 ? sampled.drawnRewards : result.rewards, maxRounds > 1 ? sampled.drawnKept : result.keptGroups);
       await onStep?.(record); // a caller may evaluate between steps (held-out curves)
       await resume.afterStep?.({ step: step + 1, version, refilled }, trainer);
     }

@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_DEMO, demoConfig } from '../pipeline/demoPipeline';
+import { trainingShape } from '../pipeline/runner';
+import { EXAMPLE_PIPELINES } from '../pipeline/presets';
+import { validatePipelineConfig } from '../pipeline/config';
+import { AUTOSTART_MAX_SIZE, autostartHold, checkDraft, DEFAULT_PIPELINE, describeStages, newStage, parseNumber, runSizeVsDefault } from './pipelineDraft';
+import { trainingShapeOf } from './trainingShape';
+
+describe('the page pipeline draft', () => {
+  it("defaults to the demo's pipeline (the first example), and every example is valid", () => {
+    expect(DEFAULT_PIPELINE).toEqual(demoConfig(DEFAULT_DEMO));
+    expect(EXAMPLE_PIPELINES.map((x) => x.id)).toEqual(['routing', 'bfcl', 'service', 'coding', 'all']);
+    for (const x of EXAMPLE_PIPELINES) expect(checkDraft(x.config)).toEqual({ config: x.config, errors: new Map() });
+  });
+
+  it("computes the runner's training shape on the main thread", () => {
+    for (const x of EXAMPLE_PIPELINES) {
+      const r = trainingShape(x.config);
+      expect(trainingShapeOf(x.config)).toEqual({ batchSize: r.batch, seqLen: r.seqLen, referenceCopy: r.referenceCopy, episodeTokens: x.config.context.maxTotalTokens });
+    }
+  });
+
+  it('new stages are valid in any pipeline', () => {
+    for (const kind of ['sft', 'grpo', 'eval'] as const) {
+      const cfg = { ...DEFAULT_PIPELINE, stages: [...DEFAULT_PIPELINE.stages, newStage(kind, DEFAULT_PIPELINE)] };
+      expect(validatePipelineConfig(cfg).ok).toBe(true);
+    }
+    expect(newStage('eval', DEFAULT_PIPELINE)).toMatchObject({ label: 'evaluation 3' });
+  });
+
+  it('keys every problem by the path of its field', () => {
+    const cfg = structuredClone(DEFAULT_PIPELINE) as unknown as Record<string, unknown> & typeof DEFAULT_PIPELINE;
+    (cfg.stages[2] as { lr: number }).lr = 3;
+    cfg.seed = -1;
+    const r = checkDraft(cfg, new Map([['stages.0.steps', 'must be a number']]));
+    expect(r.config).toBeNull();
+    expect(Object.fromEntries(r.errors)).toEqual({ 'stages.0.steps': 'must be a number', 'stages.2.lr': 'must be at most 1', seed: 'must be at least 0' });
+  });
+
+  it('adds what the page needs: known levels, a train split to train on, a context the model holds', () => {
+    const unseen = { ...DEFAULT_PIPELINE, tasks: [{ family: 'function-calling' as const, level: 'bfcl-unseen-tools', weight: 1 }] };
+    expect(checkDraft(unseen).errors.get('tasks.0.level')).toMatch(/no train split/);
+    const evalOnly = { ...unseen, stages: unseen.stages.filter((s) => s.kind === 'eval') };
+    expect(checkDraft(evalOnly).config).not.toBeNull();
+    const long = { ...DEFAULT_PIPELINE, context: { maxTotalTokens: 2048, maxNewTokensPerTurn: 128, maxTurns: 8 } };
+    expect(checkDraft(long).errors.get('context.maxTotalTokens')).toMatch(/more than preset nano holds \(512 positions\)/);
+  });
+
+  it('reads numbers strictly', () => {
+    expect([parseNumber(''), parseNumber(' 12 '), parseNumber('3e-3'), parseNumber('.5')]).toEqual([undefined, 12, 0.003, 0.5]);
+    expect([parseNumber('3x'), parseNumber('1,5'), parseNumber('0x10')].every(Number.isNaN)).toBe(true);
+  });
+
+  it('holds autostart links of runs much larger than the default, and describes stages', () => {
+    expect(runSizeVsDefault(DEFAULT_PIPELINE)).toBeCloseTo(1);
+    expect(autostartHold(DEFAULT_PIPELINE)).toBeNull();
+    const big = { ...DEFAULT_PIPELINE, stages: DEFAULT_PIPELINE.stages.map((s) => (s.kind === 'grpo' ? { ...s, steps: 20 * AUTOSTART_MAX_SIZE } : s)) };
+    expect(autostartHold(big)).toMatch(/^This link asks for a long run \(preset nano, SFT 150 steps → eval \(test, n 128\) → GRPO 80 steps × 8 tasks × 8 → eval \(test, n 128\): about \d+× the default run/);
+    expect(describeStages({ ...DEFAULT_PIPELINE, stages: [] })).toBe('no stages');
+  });
+});

@@ -1,0 +1,51 @@
+// Which fields each stage kind shows in the pipeline editor (its main hyper-parameters), with the
+// schema's names as paths and the help text keys.
+import { CREDIT_SCHEMES, EVAL_SPLITS, type StageConfig } from '../../pipeline/config';
+import type { FieldSpec } from './fields';
+
+const opts = (xs: readonly string[]) => xs.map((x) => ({ value: x, label: x }));
+
+export const STAGE_TITLES: Record<StageConfig['kind'], string> = { sft: 'SFT', grpo: 'GRPO', eval: 'Evaluation' };
+
+/** The GRPO rollout mode select: synchronous, or async with staleness k (stored as `staleness`). */
+export const ROLLOUT_MODES = [
+  { value: '', label: 'synchronous' },
+  { value: '1', label: 'async, staleness 1' },
+  { value: '2', label: 'async, staleness 2' },
+  { value: '4', label: 'async, staleness 4' },
+];
+
+export function stageFields(kind: StageConfig['kind'], i: number): FieldSpec[] {
+  const p = (k: string) => `stages.${i}.${k}`;
+  if (kind === 'sft') {
+    return [
+      { path: p('steps'), label: 'Steps', kind: 'int', help: 'steps' },
+      { path: p('batchSize'), label: 'Batch size', kind: 'int', help: 'batchSize' },
+      { path: p('lr'), label: 'Learning rate', kind: 'num', help: 'lr' },
+      { path: p('data.examples'), label: 'Expert conversations', kind: 'int', help: 'examples' },
+      { path: p('data.drills'), label: 'Copy drills', kind: 'int', help: 'drills' },
+      { path: p('warmupSteps'), label: 'Warm-up steps', kind: 'int', help: 'warmupSteps' },
+      { path: p('minLrRatio'), label: 'Final lr ratio', kind: 'num', help: 'minLrRatio' },
+    ];
+  }
+  if (kind === 'grpo') {
+    return [
+      { path: p('steps'), label: 'Steps', kind: 'int', help: 'steps' },
+      { path: p('tasksPerStep'), label: 'Tasks per step', kind: 'int', help: 'tasksPerStep' },
+      { path: p('groupSize'), label: 'Group size G', kind: 'int', help: 'groupSize' },
+      { path: p('lr'), label: 'Learning rate', kind: 'num', help: 'lr' },
+      { path: p('klCoef'), label: 'KL β', kind: 'num', help: 'klCoef' },
+      { path: p('temperature'), label: 'Temperature', kind: 'num', help: 'temperature' },
+      { path: p('credit'), label: 'Credit', kind: 'select', help: 'credit', options: opts(CREDIT_SCHEMES) },
+      { path: p('staleness'), label: 'Rollouts', kind: 'select', help: 'staleness', options: ROLLOUT_MODES, parse: (v) => (v === '' ? undefined : Number(v)) },
+      { path: p('samplingRounds'), label: 'Sampling rounds', kind: 'int', help: 'samplingRounds' },
+      { path: p('evalEvery'), label: 'Validate every', kind: 'int', help: 'evalEvery' },
+    ];
+  }
+  return [
+    { path: p('label'), label: 'Label', kind: 'text', help: 'label' },
+    { path: p('split'), label: 'Split', kind: 'select', help: 'split', options: opts(EVAL_SPLITS) },
+    { path: p('n'), label: 'Tasks per task set', kind: 'int', help: 'n' },
+    { path: p('baselines'), label: 'Cheap baselines', kind: 'bool', help: 'baselines' },
+  ];
+}
