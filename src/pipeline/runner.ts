@@ -13,10 +13,11 @@ import { type Tokenizer, tokenizerForModel } from '../tokenizer';
 import type { EncodedDoc } from '../data/packing';
 import { readChatJsonl } from '../data/chatJsonl';
 import { runAsyncRl } from '../train/rl/async/coordinator';
-import { inProcessPool } from '../train/rl/async/handles';
+import type { RolloutActorSpec } from '../train/rl/async/actors';
+import { type ActorPool, inProcessPool } from '../train/rl/async/handles';
 import { loadWeightsInto } from '../train/rl/async/weights';
 import { grpoConfig } from '../train/rl/grpo';
-import { DEFAULT_GRPO_TRAINER } from '../train/rl/grpoTrainer';
+import { DEFAULT_GRPO_TRAINER, type GrpoTrainerConfig } from '../train/rl/grpoTrainer';
 import { modelTurnGenerator } from '../train/rl/modelGenerator';
 import type { RlStepRecord } from '../train/rl/rlMetrics';
 import { type RlLoopConfig, type RlResume, runSyncRl } from '../train/rl/rlLoop';
@@ -69,6 +70,13 @@ export interface PipelineOptions {
   model?: ModelConfig;
   /** Reads an SFT JSONL file named by the config (Node: fs; the page: a picked file). */
   readText?: (path: string) => Promise<string>;
+  /**
+   * Where GRPO stages get their trainer and rollout actors (src/shard's swarm: rollouts in other
+   * tabs and machines); default in-process on this device. Given, every GRPO stage runs through the
+   * async coordinator (staleness: the stage's, else 0) with `rolloutActors` jobs in flight (default k + 1).
+   */
+  rolloutPool?: (ctx: { stage: number; spec: RolloutActorSpec; trainer: GrpoTrainerConfig; initial: Map<string, Float32Array> }) => ActorPool | Promise<ActorPool>;
+  rolloutActors?: number;
 }
 
 export interface PipelineResult {
@@ -260,6 +268,7 @@ class Run {
     this.hooks.onStage?.(i, s, `GRPO: ${s.steps} steps × ${s.tasksPerStep} tasks × ${s.groupSize} samples, ${s.credit} credit`);
     const t0 = performance.now();
     if (this.inflight.stage !== i) this.inflight = { stage: i, sft: [], grpo: [], curve: [] };
+    const k = s.staleness ?? (this.opts.rolloutPool ? 0 : undefined); // async staleness bound; undefined = the sync loop
     const validationN = this.cfg.stages.find((x): x is EvalStageConfig => x.kind === 'eval' && x.split === 'validation')?.n ?? 64;
     const onStep = async (r: RlStepRecord) => {
       this.result.compute.addGrpo(i, r, s.klCoef > 0);
@@ -268,27 +277,43 @@ class Run {
       const m = r.metrics;
       this.log(`grpo step ${r.step}/${s.steps} success ${(100 * m.success_rate).toFixed(0)} % reward ${m.reward.toFixed(3)} dropped ${m.groups_dropped ?? 0} kl ${(m.approx_kl ?? 0).toExponential(1)} ent ${(m.entropy ?? 0).toFixed(3)}${r.skipped ? ` SKIPPED: ${r.reason}` : ''} (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
       // the curve reads this.w, which the synchronous loop trains in place
-      if (s.staleness === undefined && s.evalEvery > 0 && r.step % s.evalEvery === 0 && r.step < s.steps) {
+      if (k === undefined && s.evalEvery > 0 && r.step % s.evalEvery === 0 && r.step < s.steps) {
         const summary = await this.evalSummary({ kind: 'eval', label: `GRPO step ${r.step}`, split: 'validation', n: validationN, baselines: false });
         this.inflight.curve.push({ step: r.step, summary });
         this.hooks.onCurve?.(i, r.step, summary);
       }
     };
-    if (s.staleness !== undefined && (this.opts.checkpoints || i === this.resumeStage)) {
-      throw new Error(`stage ${i} (grpo): checkpoints and resume cover synchronous GRPO; the async coordinator (staleness ${s.staleness}) does not save its actors' state yet — run it without --save/--resume or without --async`);
-    }
     const save = this.autosave(i, s.steps);
     const resume: RlResume = { ...(save ? rlAutosave(save) : {}), ...(i === this.resumeStage ? this.opts.resume?.rl : {}) };
-    if (s.staleness === undefined) await runSyncRl(this.rt, this.w, this.family, this.tok, loop, onStep, undefined, resume);
-    else await this.asyncGrpo(loop, s.staleness, onStep);
+    if (k === undefined) await runSyncRl(this.rt, this.w, this.family, this.tok, loop, onStep, undefined, resume);
+    else await this.asyncGrpo(i, loop, k, onStep, resume);
     this.result.grpo.push({ stage: i, history: [...this.inflight.grpo], curve: [...this.inflight.curve] });
   }
 
-  /** GRPO with in-process trainer and rollout actors (own weight copies); the result is loaded back into the run's weights. */
-  private async asyncGrpo(loop: RlLoopConfig, k: number, onStep: (r: RlStepRecord) => Promise<void>): Promise<RlStepRecord[]> {
-    const pool = inProcessPool({ rt: this.rt, spec: { model: this.w.cfg, tasks: this.cfg.tasks, rollout: loop.rollout, taskSeed: loop.seed }, trainer: loop.trainer, initial: await this.w.download() });
+  /**
+   * GRPO through the async coordinator: a trainer and rollout actors with their own weight copies
+   * (in-process, or opts.rolloutPool's); the result is loaded back into the run's weights.
+   * Checkpoints and resume go through the trainer's own state (it must live in this thread): after
+   * a resume the coordinator continues at the saved step, rollouts start again from its slot.
+   */
+  private async asyncGrpo(i: number, loop: RlLoopConfig, k: number, onStep: (r: RlStepRecord) => Promise<void>, resume: RlResume): Promise<RlStepRecord[]> {
+    const spec: RolloutActorSpec = { model: this.w.cfg, tasks: this.cfg.tasks, rollout: loop.rollout, taskSeed: loop.seed };
+    const initial = await this.w.download();
+    const pool = this.opts.rolloutPool ? await this.opts.rolloutPool({ stage: i, spec, trainer: loop.trainer, initial }) : inProcessPool({ rt: this.rt, spec, trainer: loop.trainer, initial });
     try {
-      const history = await runAsyncRl(pool, { ...loop, staleness: k, rolloutActors: 1, hangTimeoutMs: 3_600_000, maxRestarts: 2 }, onStep);
+      const local = pool.trainer.local;
+      if ((resume.afterStep || resume.from) && !local) throw new Error(`stage ${i} (grpo): checkpoints and resume need the trainer in this thread; this actor pool keeps it elsewhere`);
+      if (resume.from && local) {
+        await resume.restore?.(local.grpo);
+        local.version = resume.from.version;
+      }
+      const history = await runAsyncRl(pool, {
+        ...loop, staleness: k, rolloutActors: this.opts.rolloutActors ?? (this.opts.rolloutPool ? k + 1 : 1), hangTimeoutMs: 3_600_000,
+        maxRestarts: this.opts.rolloutPool ? 20 : 2, from: resume.from ? { step: resume.from.step } : undefined,
+      }, async (r) => {
+        await onStep(r);
+        if (local) await resume.afterStep?.({ step: r.step, version: r.version, refilled: 0 }, local.grpo);
+      });
       loadWeightsInto(this.rt, this.w, await pool.trainer.snapshot());
       return history;
     } finally {

@@ -28,6 +28,8 @@ export interface AsyncRlConfig extends RlLoopConfig {
   hangTimeoutMs: number;
   /** Give up after this many actor restarts in one run. */
   maxRestarts: number;
+  /** Continue a run after `step` trainer steps (a checkpoint; the trainer already holds its state): slots and steps start there. */
+  from?: { step: number };
 }
 
 /** Counters the step records report (cumulative over the run). */
@@ -74,7 +76,7 @@ export async function runAsyncRl(pool: ActorPool, cfg: AsyncRlConfig, onStep?: (
   const counters: Counters = { restarts: 0, lostEpisodes: 0, staleDropped: 0 };
   const queue = new BatchQueue();
   let latest: PackedWeights = await pool.trainer.snapshot();
-  let stepsDone = 0;
+  let stepsDone = cfg.from?.step ?? 0;
   let stopped = false;
   let fatal: Error | null = null;
   // Resolves (and is replaced) whenever a step finishes or a slot is handed back: producers re-check.
@@ -86,7 +88,7 @@ export async function runAsyncRl(pool: ActorPool, cfg: AsyncRlConfig, onStep?: (
     w();
   };
   const retrySlots: number[] = [];
-  let nextSlot = 0;
+  let nextSlot = stepsDone;
   const episodesPerJob = cfg.tasksPerStep * cfg.rollout.groupSize;
 
   const jobFor = (slot: number): RolloutJob => ({ slot, firstTask: slot * cfg.tasksPerStep, tasks: cfg.tasksPerStep, seed: mixSeeds(cfg.seed, 0x5201) });
