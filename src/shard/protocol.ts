@@ -103,8 +103,8 @@ const gather = z.object({
   rank: int(0, 255),
   world: int(1, 256),
   bytes: int(0, 2 ** 31 - 1),
-  /** Small JSON side-information (losses, metrics): bounded by the header size. */
-  info: z.unknown(),
+  /** Small JSON side-information (losses, metrics; collective.ts encodeInfo): bounded by the header size. */
+  info: z.string(),
 }).strict();
 
 /** One piece of a message whose payload is larger than FRAGMENT_BYTES (header of the whole message in `of`). */
