@@ -95,6 +95,9 @@ const bye = z.object({ t: z.literal('bye'), reason: z.string().max(500) }).stric
 /** A new leader took over (tabs): from which checkpoint and step, for every page to say so. */
 const leader = z.object({ t: z.literal('leader'), resumedFrom: z.string().max(200).nullable(), step: int(0, 1e9), stage: int(-1, 64) }).strict();
 
+/** The leader finished the run: members stop waiting to take over. */
+const done = z.object({ t: z.literal('done'), text: z.string().max(2000) }).strict();
+
 /** Data-parallel collective: one rank's contribution to round `round` (payload: its tensor bytes; info: small JSON). */
 const gather = z.object({
   t: z.literal('gather'),
@@ -118,7 +121,7 @@ const fragment = z.object({
   of: z.unknown().optional(),
 }).strict();
 
-export const swarmHeaderSchema = z.discriminatedUnion('t', [hello, refused, heartbeat, weights, job, result, jobFailed, bye, leader, gather]);
+export const swarmHeaderSchema = z.discriminatedUnion('t', [hello, refused, heartbeat, weights, job, result, jobFailed, bye, leader, done, gather]);
 export type SwarmHeader = z.infer<typeof swarmHeaderSchema>;
 export type FragmentHeader = z.infer<typeof fragment>;
 export type HeaderOf<K extends SwarmHeader['t']> = Extract<SwarmHeader, { t: K }>;
