@@ -3,7 +3,7 @@
 // folder must exist, the model's weights must be finite and the batch must score at least one
 // position. The output is written under a temporary name and renamed, so an interrupted run
 // never leaves a half-written file behind.
-import { existsSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { LoadedModel } from '../../src/model/checkpointIO';
@@ -75,8 +75,8 @@ function sameFile(a: string, b: string): boolean {
   }
 }
 
-/** Throws unless --out is a new or replaceable file in an existing folder and none of the inputs. */
-export function checkOutPath(args: DebugStateArgs): void {
+/** Throws unless --out is a new or replaceable file in an existing folder and none of the inputs (`moreInputs`: a sharded model's files). */
+export function checkOutPath(args: DebugStateArgs, moreInputs: readonly string[] = []): void {
   const out = resolve(args.out);
   const folder = dirname(out);
   if (!existsSync(folder) || !statSync(folder).isDirectory()) {
@@ -84,7 +84,7 @@ export function checkOutPath(args: DebugStateArgs): void {
   }
   if (existsSync(out) && statSync(out).isDirectory()) throw new DebugStateError(`--out ${out} is a folder; give a file name such as ${join(out, 'state.safetensors')}`);
   const inputs = inputPaths(args);
-  for (const [what, path] of Object.entries({ 'the model weights': inputs.weights, 'the model config': inputs.config, 'the batch file': inputs.batch })) {
+  for (const [what, path] of [...Object.entries({ 'the model weights': inputs.weights, 'the model config': inputs.config, 'the batch file': inputs.batch }), ...moreInputs.map((p) => ['the model weights', p] as const)]) {
     if (sameFile(out, path)) throw new DebugStateError(`--out ${out} is ${what} (${resolve(path)}); debug-state never writes over its inputs: choose another file, e.g. ${join(folder, 'state.safetensors')}`);
   }
 }
@@ -112,12 +112,19 @@ export function readBatch(path: string): HfTokenBatch {
 
 /** Throws naming the tensors that hold NaN or ±Inf (the loss and every gradient would be NaN). */
 export function checkFiniteWeights(model: LoadedModel): void {
-  const bad: string[] = [];
+  const counts = new Map<string, { bad: number; total: number }>();
   for (const [name, data] of model.params) {
     let count = 0;
     for (let i = 0; i < data.length; i++) if (!Number.isFinite(data[i])) count++;
-    if (count > 0) bad.push(`'${name}' (${count} of ${data.length})`);
+    counts.set(name, { bad: count, total: data.length });
   }
+  checkFiniteCounts(counts);
+}
+
+/** The same from per-tensor counts (weights streamed to the GPU are counted on the way). */
+export function checkFiniteCounts(counts: ReadonlyMap<string, { bad: number; total: number }>): void {
+  const bad: string[] = [];
+  for (const [name, c] of counts) if (c.bad > 0) bad.push(`'${name}' (${c.bad} of ${c.total})`);
   if (bad.length > 0) {
     throw new DebugStateError(`model.safetensors holds NaN or infinite weights in ${bad.length} tensor${bad.length > 1 ? 's' : ''}: ${bad.slice(0, 5).join(', ')}${bad.length > 5 ? ', …' : ''}; the loss and gradients would be NaN: check the checkpoint`);
   }
@@ -137,12 +144,20 @@ export function checkFiniteLoss(loss: number): void {
   if (!Number.isFinite(loss)) throw new DebugStateError(`the loss came out ${loss} (finite weights, so an overflow in the forward pass); nothing was written`);
 }
 
-/** Writes `bytes` to `out` through a temporary file in the same folder and a rename. */
-export function writeAtomically(out: string, bytes: Uint8Array): void {
+/** Writes `bytes` (or parts, one after the other) to `out` through a temporary file in the same folder and a rename. */
+export function writeAtomically(out: string, bytes: Uint8Array | readonly Uint8Array[]): void {
   const target = resolve(out);
   const temp = join(dirname(target), `.${basename(target)}.${process.pid}.partial`);
   try {
-    writeFileSync(temp, bytes);
+    if (bytes instanceof Uint8Array) writeFileSync(temp, bytes);
+    else {
+      const fd = openSync(temp, 'w');
+      try {
+        for (const part of bytes) writeSync(fd, part);
+      } finally {
+        closeSync(fd);
+      }
+    }
     renameSync(temp, target);
   } catch (e) {
     rmSync(temp, { force: true });

@@ -4,7 +4,8 @@
 import { type LoadedModel, modelFromSafetensorsBlob } from '../model/checkpointIO';
 import { BYTE_VOCAB_SIZE, type ModelConfig } from '../model/config';
 import { readHfConfig } from '../model/hfConfig';
-import { checkFits, countParameters, type DeviceLimits, estimateMemory, formatBytes } from '../model/parameters';
+import { checkFits, type DeviceLimits, estimateMemory } from '../model/memoryPlan';
+import { countParameters, formatBytes } from '../model/parameters';
 
 /** What is happening and how far: bytes of the current phase. */
 export type LoadProgress = (p: { phase: 'download' | 'read'; loadedBytes: number; totalBytes: number }) => void;
@@ -129,7 +130,7 @@ export interface TrainCheck {
 export function checkTrainable(cfg: ModelConfig, run: { batchSize: number; seqLen: number; referenceCopy?: boolean }, limits: DeviceLimits | null, label = 'the loaded model'): TrainCheck {
   const lines: string[] = [];
   let ok = true;
-  const est = estimateMemory(cfg, { batch: run.batchSize, seqLen: run.seqLen, optimizer: 'adamw', weightDtype: 'f32', referenceCopy: run.referenceCopy });
+  const est = estimateMemory(cfg, { batch: run.batchSize, seqLen: run.seqLen, optimizer: 'adamw', weightDtype: 'f32', referenceCopy: run.referenceCopy }, limits ?? undefined);
   lines.push(`training at batch ${run.batchSize} × ${run.seqLen} tokens needs ${formatBytes(est.totalBytes)} (weights ${formatBytes(est.weightsBytes)}, `
     + `gradients ${formatBytes(est.gradsBytes)}, optimizer ${formatBytes(est.optimizerBytes)}, activations ${formatBytes(est.activationsBytes)}); `
     + `largest buffer ${formatBytes(est.largestBufferBytes)}`);

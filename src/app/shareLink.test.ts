@@ -68,7 +68,7 @@ describe('autostart of long runs', () => {
 
   it('holds a long run for the Start button, saying how long', () => {
     const max: RunConfig = { preset: 'small', seed: 1, sftSteps: 100_000, rlSteps: 100_000, tasksPerStep: 256, groupSize: 64, quick: false };
-    expect(autostartHold(max)).toMatch(/^This link asks for a long run \(preset small, 100000 SFT steps, 100000 GRPO steps × 256 tasks × 64 samples: about 2\.8e\+8× the default run, which can take hours\)\. It was not started on its own: check the settings and press Start\.$/);
+    expect(autostartHold(max)).toMatch(/^This link asks for a long run \(preset small, 100000 SFT steps, 100000 GRPO steps × 256 tasks × 64 samples: about 1\.4e\+8× the default run, which can take hours\)\. It was not started on its own: check the settings and press Start\.$/);
     expect(autostartHold({ ...DEFAULT_RUN_CONFIG, preset: 'tiny' })).toMatch(/about 11× the default run/);
     expect(runSizeVsDefault({ ...DEFAULT_RUN_CONFIG, rlSteps: 60 })).toBeGreaterThan(AUTOSTART_MAX_SIZE);
   });

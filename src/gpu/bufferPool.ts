@@ -12,12 +12,14 @@ export interface PoolStats {
   live: number;
   /** Bytes held by the pool (live + free). */
   heldBytes: number;
+  /** The most heldBytes has been since the pool started (or since resetPeak): peak GPU memory of pooled buffers. */
+  peakBytes: number;
 }
 
 export class BufferPool {
   private free = new Map<string, GPUBuffer[]>();
   private sizes = new WeakMap<GPUBuffer, { key: string; bytes: number }>();
-  private stats: PoolStats = { created: 0, reused: 0, live: 0, heldBytes: 0 };
+  private stats: PoolStats = { created: 0, reused: 0, live: 0, heldBytes: 0, peakBytes: 0 };
 
   constructor(private readonly device: GPUDevice) {}
 
@@ -40,6 +42,7 @@ export class BufferPool {
     this.sizes.set(buf, { key, bytes: size });
     this.stats.created++;
     this.stats.heldBytes += size;
+    this.stats.peakBytes = Math.max(this.stats.peakBytes, this.stats.heldBytes);
     return buf;
   }
 
@@ -61,6 +64,11 @@ export class BufferPool {
   resetCounters(): void {
     this.stats.created = 0;
     this.stats.reused = 0;
+  }
+
+  /** Starts peak tracking afresh from what is held now. */
+  resetPeak(): void {
+    this.stats.peakBytes = this.stats.heldBytes;
   }
 
   /** Destroys every free buffer (live ones stay with their owners). */

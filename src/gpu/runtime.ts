@@ -126,6 +126,18 @@ export class GpuRuntime {
     this.device.queue.writeBuffer(t.buffer, 0, arr.buffer, arr.byteOffset, arr.byteLength);
   }
 
+  /**
+   * Writes host data into part of a tensor, from element `offset` on (u32 words for packed tensors),
+   * ordered after every op recorded so far. Lets a large tensor be filled a slice at a time.
+   */
+  writeAt(t: Tensor, offset: number, data: HostArray): void {
+    if (!Number.isInteger(offset) || offset < 0 || offset + data.length > t.size) {
+      throw new Error(`writeAt '${t.label}': ${data.length} values at element ${offset} do not fit its ${t.size} [${t.shape.join(', ')}]`);
+    }
+    this.flush();
+    this.device.queue.writeBuffer(t.buffer, offset * BYTES_PER_ELEMENT, data.buffer, data.byteOffset, data.byteLength);
+  }
+
   clear(t: Tensor): void {
     this.enc().clearBuffer(t.buffer, 0, BufferPool.paddedSize(t.size * BYTES_PER_ELEMENT));
   }

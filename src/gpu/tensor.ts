@@ -47,3 +47,14 @@ export function reshape(t: Tensor, shape: readonly number[], label = t.label): T
   if (size !== t.size) throw new Error(`reshape '${t.label}': [${t.shape.join(', ')}] has ${t.size} elements, [${shape.join(', ')}] has ${size}`);
   return { buffer: t.buffer, shape: [...shape], dtype: t.dtype, size, label };
 }
+
+/**
+ * The first elements of a tensor seen with a smaller shape (no copy): the last, shorter chunk of a
+ * chunked loop. Kernels bind the whole buffer and index only the view's elements.
+ */
+export function prefixView(t: Tensor, shape: readonly number[], label = t.label): Tensor {
+  const size = shapeSize(shape);
+  if (size > t.size) throw new Error(`prefixView '${t.label}': [${shape.join(', ')}] has ${size} elements, more than its ${t.size}`);
+  if (size === t.size) return reshape(t, shape, label);
+  return { ...t, buffer: t.buffer, shape: [...shape], dtype: t.dtype, size, label };
+}

@@ -8,24 +8,26 @@
 import type { GpuRuntime } from '../gpu/runtime';
 import { reshape, type Tensor } from '../gpu/tensor';
 import { attentionBackward } from '../ops/attention';
-import { logprobBackward } from '../ops/crossEntropy';
 import { accumulate, swigluBackward } from '../ops/elementwise';
-import { embeddingBackward } from '../ops/embedding';
 import { rmsnormBackward } from '../ops/rmsnorm';
 import { ropeBackward } from '../ops/rope';
 import { type Activations, type BackwardScratch, loraXa, planLoraScratch } from './activations';
+import { embedTokensBackward } from './embedTokens';
+import { layerForward } from './forward';
 import { linearBackwardInput, linearBackwardWeight } from './linear';
+import { headBackwardFromLogp } from './lmHead';
 import { loraBackward } from './lora';
 import type { LoraTarget } from './parameters';
 import type { GpuWeights } from './weights';
 
 /**
  * Backward from per-token weights acts.dlogp (N) = dLoss/dlogp[n] (SFT: −mask/Σmask; GRPO: the
- * policy-gradient coefficients). Overwrites acts.logits with dlogits.
+ * policy-gradient coefficients). Overwrites acts.logits with dlogits. A recomputing plan re-runs
+ * each layer's forward from its saved input right before that layer's backward.
  */
 export function modelBackward(rt: GpuRuntime, w: GpuWeights, acts: Activations, s: BackwardScratch): void {
   const cfg = w.cfg;
-  const { vocabSize: V, hiddenSize: C, intermediateSize: F, numHeads: Hq, numKvHeads: Hkv, headDim: D, rmsNormEps: eps } = cfg;
+  const { hiddenSize: C, intermediateSize: F, numHeads: Hq, numKvHeads: Hkv, headDim: D, rmsNormEps: eps } = cfg;
   const { B, T } = acts;
   const N = B * T;
   const rope = { B, T, D, theta: cfg.ropeTheta, maxPosition: cfg.maxPositionEmbeddings };
@@ -35,7 +37,6 @@ export function modelBackward(rt: GpuRuntime, w: GpuWeights, acts: Activations, 
     if (!t) throw new Error('modelBackward: the backward scratch was planned for LoRA (no weight-gradient scratch); plan it without lora to train the base weights');
     return t;
   };
-  const head = cfg.tieWordEmbeddings ? 'model.embed_tokens.weight' : 'lm_head.weight';
   const lora = w.lora;
   const frozen = lora !== undefined; // base weights get no gradients
   if (lora && s.lora?.g.size !== N * lora.rank) {
@@ -47,15 +48,15 @@ export function modelBackward(rt: GpuRuntime, w: GpuWeights, acts: Activations, 
     ? { dw: size === C ? s.lora!.normDwC : s.lora!.normDwD, accumulateDw: false }
     : { dw: w.grad(name), accumulateDw: true });
 
-  // forward: logp = log_softmax(logits)[target]  ⇒ dlogits (in place over the logits)
-  const dlogits = logprobBackward(rt, acts.dlogp, acts.logits, acts.targets, acts.lseLogits, { N, V }, { inPlace: true });
-  // forward: logits = xnFinal · headᵀ
-  linearBackwardInput(rt, dlogits, w.get(head), N, C, V, s.dxn);
-  if (!frozen) linearBackwardWeight(rt, dlogits, acts.xnFinal, N, C, V, w.grad(head), dW(V, C));
+  // forward: logp = log_softmax(xnFinal · headᵀ)[target]  ⇒ d(xnFinal), d(head) (./lmHead: any
+  // number of row parts; a chunked plan recomputes each chunk's logits first)
+  headBackwardFromLogp(rt, w, acts, s.dxn, frozen);
   // forward: xnFinal = rmsnorm(xFinal, model.norm)
   rmsnormBackward(rt, s.dxn, acts.xFinal, w.get('model.norm.weight'), acts.rstdFinal, { N, C, eps }, { dx: s.dx, ...normDw('model.norm.weight', C) });
 
   for (let l = cfg.numLayers - 1; l >= 0; l--) {
+    // activation checkpointing: refill the shared activations of layer l from its saved input
+    if (acts.recompute) layerForward(rt, w, acts, l, true);
     const a = acts.layers[l];
     const name = (x: string) => `model.layers.${l}.${x}`;
     const W = (x: string) => w.get(name(x));
@@ -117,5 +118,5 @@ export function modelBackward(rt: GpuRuntime, w: GpuWeights, acts: Activations, 
     accumulate(rt, s.dx, s.dtmpC2); // s.dx = d(layer input)
   }
   // forward: x0 = embed_tokens[ids]  (tied: adds to the LM head's gradient in the same table)
-  if (!frozen) embeddingBackward(rt, s.dx, reshape(acts.ids, [N]), { N, V, C }, w.grad('model.embed_tokens.weight'));
+  if (!frozen) embedTokensBackward(rt, w, s.dx, reshape(acts.ids, [N]), N);
 }

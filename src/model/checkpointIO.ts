@@ -73,7 +73,19 @@ export function modelToSafetensorsParts(cfg: ModelConfig, params: ModelParams, d
 }
 
 /** Checks a file's tensors against the config; throws listing every mismatch, returns warnings. */
-function checkTensors(cfg: ModelConfig, file: SafetensorsIndex): { table: ParameterSpec[]; warnings: string[] } {
+/** What the tensor check reads of a file, or of several shards together (./hfFolder). */
+export interface TensorDirectory {
+  readonly names: string[];
+  has(name: string): boolean;
+  info(name: string): { dtype: string; shape: number[] };
+}
+
+/** Checks a file's tensors against the config; throws listing every mismatch, returns warnings. */
+export function checkModelTensors(cfg: ModelConfig, file: TensorDirectory): { table: ParameterSpec[]; warnings: string[] } {
+  return checkTensors(cfg, file);
+}
+
+function checkTensors(cfg: ModelConfig, file: TensorDirectory): { table: ParameterSpec[]; warnings: string[] } {
   const table = parameterTable(cfg);
   const problems: string[] = [];
   const warnings: string[] = [];

@@ -78,7 +78,7 @@ describe.each(TEST_ADAPTERS)('KV-cache decoding on %s', (adapter) => {
     expect(c[1].finishReason).toBe('stop');
     w.destroy();
   });
-  it('generate: identical prompts are prefilled once; sampling equals a prefill of every row (logprobs ≤ 1e-5)', async () => {
+  it('generate: identical prompts are prefilled once; a prefill in chunks; sampling equals a prefill of every row at once (logprobs ≤ 1e-5)', async () => {
     const rt = await testRuntime(adapter);
     const w = new GpuWeights(rt, CFG, weights(new Rng(6)));
     const prompts = [[1, 2, 3], [4], [1, 2, 3], [5, 6], [1, 2, 3], [4]];
@@ -88,6 +88,10 @@ describe.each(TEST_ADAPTERS)('KV-cache decoding on %s', (adapter) => {
     expect(shared.map((g) => g.tokens)).toEqual(full.map((g) => g.tokens));
     shared.forEach((g, b) => g.logprobs.forEach((l, i) => expect(Math.abs(l - full[b].logprobs[i])).toBeLessThanOrEqual(1e-5)));
     expect(new Set(shared.map((g) => g.tokens.join())).size).toBeGreaterThan(1); // rows sample on their own after the shared prefill
+    // prompts fed 2 tokens per prefill call (rows of lengths 3, 1, 2: their last tokens in different chunks)
+    const chunked = await generate(rt, w, prompts, { ...opts, prefillChunk: 2 });
+    expect(chunked.map((g) => g.tokens)).toEqual(full.map((g) => g.tokens));
+    chunked.forEach((g, b) => g.logprobs.forEach((l, i) => expect(Math.abs(l - full[b].logprobs[i])).toBeLessThanOrEqual(1e-5)));
     w.destroy();
   });
 });

@@ -11,10 +11,15 @@ import { embeddingForward } from '../ops/embedding';
 import { cacheWrite } from '../ops/kvcache';
 import { rmsnormForward } from '../ops/rmsnorm';
 import { ropeForward } from '../ops/rope';
+import { embedTokens } from './embedTokens';
 import { linearForward } from './linear';
+import { headForward, headPartScratch } from './lmHead';
 import { loraForward } from './lora';
 import type { LoraTarget } from './parameters';
 import type { GpuWeights } from './weights';
+
+/** Longest prompt slice one prefill call feeds per row (./generate): bounds the prefill scratch. */
+export const PREFILL_CHUNK_TOKENS = 256;
 
 /** Per-layer keys (after k_norm and RoPE) and values of every cached position. */
 export interface KvCache {
@@ -50,6 +55,7 @@ interface DecodeScratch {
   last: Tensor; // (B, C) final-normed hidden state of each row's last real token
   logits: Tensor; // (B, V)
   loraXa?: Tensor; // (B·Tq, r) LoRA only: s·x·Aᵀ of one adapter at a time (allocated by the first LoRA call)
+  headPart?: Tensor; // (B, rows of the largest part) a split LM head's per-part logits
 }
 
 export class Decoder {
@@ -109,7 +115,7 @@ export class Decoder {
     rt.write(s.lastRow, Int32Array.from({ length: B }, (_, b) => b * Tq + lastIndex[b]));
     const rope = { B, T: Tq, D, theta: cfg.ropeTheta, maxPosition: cfg.maxPositionEmbeddings };
 
-    embeddingForward(rt, reshape(s.tokens, [N]), this.w.get('model.embed_tokens.weight'), { N, V, C }, s.x);
+    embedTokens(rt, this.w, reshape(s.tokens, [N]), N, s.x);
     const lora = this.w.lora;
     if (lora && s.loraXa?.size !== N * lora.rank) {
       rt.release(s.loraXa);
@@ -152,8 +158,8 @@ export class Decoder {
     rmsnormForward(rt, s.x, this.w.get('model.norm.weight'), { N, C, eps }, { out: s.xn, rstd: s.rstd });
     // Pick each row's last real token (an embedding lookup into the (N, C) hidden states).
     embeddingForward(rt, s.lastRow, s.xn, { N: B, V: N, C }, s.last);
-    const head = cfg.tieWordEmbeddings ? 'model.embed_tokens.weight' : 'lm_head.weight';
-    linearForward(rt, s.last, this.w.get(head), B, C, V, s.logits);
+    s.headPart = headPartScratch(rt, this.w, B, s.headPart);
+    headForward(rt, this.w, s.last, B, s.logits, s.headPart);
     return rt.readF32(s.logits);
   }
 

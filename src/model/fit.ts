@@ -3,7 +3,8 @@
 import type { GpuContext } from '../gpu/device';
 import { GpuError } from '../gpu/errors';
 import { type ModelConfig, PRESETS, type PresetName } from './config';
-import { checkFits, countParameters, estimateMemory, formatBytes, type MemoryOptions } from './parameters';
+import { checkFits, estimateMemory, type MemoryOptions } from './memoryPlan';
+import { countParameters, formatBytes } from './parameters';
 
 export interface FitReport {
   parameters: number;
@@ -24,7 +25,7 @@ export function assertPresetFits(ctx: Pick<GpuContext, 'limits'>, preset: Preset
  * naming the limit, the buffer and what to do; `label` names the model in the messages.
  */
 export function assertConfigFits(ctx: Pick<GpuContext, 'limits'>, cfg: ModelConfig, options: MemoryOptions, context: { label: string; alternatives?: string[] }): FitReport {
-  const est = estimateMemory(cfg, options);
+  const est = estimateMemory(cfg, options, ctx.limits);
   const parameters = countParameters(cfg);
   const summary =
     `${context.label}: ${(parameters / 1e6).toFixed(2)} M parameters; training at batch ${options.batch} × ${options.seqLen} tokens needs ` +

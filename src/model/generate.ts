@@ -2,9 +2,10 @@
 // token per row per step until each row stops (<|im_end|> / a stop id, a stop string, or
 // maxNewTokens). Returns the sampled tokens with their behaviour log-probs.
 // Identical prompts (a GRPO group's G samples) are prefilled once and their cache rows copied.
+// Long prompts are prefilled in chunks (PREFILL_CHUNK_TOKENS): the scratch stays small at 2 048 tokens.
 import type { GpuRuntime } from '../gpu/runtime';
 import { Rng } from '../util/rng';
-import { Decoder } from './decode';
+import { Decoder, PREFILL_CHUNK_TOKENS } from './decode';
 import { type SamplingOptions, sampleToken } from './sampling';
 import type { GpuWeights } from './weights';
 
@@ -19,6 +20,8 @@ export interface GenerateOptions extends SamplingOptions {
   seed: number;
   /** Prefill each distinct prompt once and copy its KV-cache row to the duplicates (default true). */
   sharePrefill?: boolean;
+  /** Most prompt tokens per row fed in one prefill call (default PREFILL_CHUNK_TOKENS). */
+  prefillChunk?: number;
 }
 
 export interface Generation {
@@ -44,7 +47,7 @@ export async function generate(rt: GpuRuntime, w: GpuWeights, prompts: number[][
   const done = new Array<boolean>(B).fill(false);
   try {
     const V = w.cfg.vocabSize;
-    let logits = await prefill(rt, w, dec, prompts, maxLen, opts.sharePrefill ?? true);
+    let logits = await prefill(rt, w, dec, prompts, maxLen, opts.sharePrefill ?? true, opts.prefillChunk ?? PREFILL_CHUNK_TOKENS);
     const pastLen = Int32Array.from(lens);
     for (let step = 0; step < opts.maxNewTokens; step++) {
       const next = new Int32Array(B);
@@ -77,17 +80,13 @@ export async function generate(rt: GpuRuntime, w: GpuWeights, prompts: number[][
  * Prefill: right-padded prompts; each row's logits (B, V) come from its own last prompt token.
  * With `share`, each distinct prompt runs once in a smaller decoder whose cache rows are then copied.
  */
-async function prefill(rt: GpuRuntime, w: GpuWeights, dec: Decoder, prompts: number[][], maxLen: number, share: boolean): Promise<Float32Array> {
+async function prefill(rt: GpuRuntime, w: GpuWeights, dec: Decoder, prompts: number[][], maxLen: number, share: boolean, chunk: number): Promise<Float32Array> {
   const B = prompts.length;
   const key = prompts.map((p) => p.join(','));
   const distinctIndex = new Map<string, number>();
   key.forEach((k) => distinctIndex.has(k) || distinctIndex.set(k, distinctIndex.size));
   const distinct = [...distinctIndex.keys()].map((k) => prompts[key.indexOf(k)]);
-  const run = async (d: Decoder, rows: number[][]) => {
-    const padded = new Int32Array(rows.length * maxLen);
-    rows.forEach((p, b) => padded.set(p, b * maxLen));
-    return d.forward(padded, new Int32Array(rows.length), Int32Array.from(rows, (p) => p.length - 1));
-  };
+  const run = (d: Decoder, rows: number[][]) => prefillInChunks(d, rows, maxLen, w.cfg.vocabSize, chunk);
   if (!share || distinct.length === B) return run(dec, prompts);
   const rowOf = Int32Array.from(key, (k) => distinctIndex.get(k)!);
   const pre = new Decoder(rt, w, distinct.length, dec.Tmax);
@@ -101,4 +100,26 @@ async function prefill(rt: GpuRuntime, w: GpuWeights, dec: Decoder, prompts: num
   } finally {
     pre.destroy();
   }
+}
+
+/**
+ * Feeds right-padded prompts (rows, maxLen) in chunks of at most `chunk` positions, so
+ * the prefill's scratch is (rows · chunk) tokens however long the context; returns each row's logits
+ * (rows, V) at its last prompt token (taken from the chunk that holds it).
+ */
+async function prefillInChunks(d: Decoder, rows: number[][], maxLen: number, V: number, chunk: number): Promise<Float32Array> {
+  const B = rows.length;
+  const out = new Float32Array(B * V);
+  if (!(Number.isInteger(chunk) && chunk > 0)) throw new Error(`generate: prefillChunk must be a positive integer, got ${chunk}`);
+  for (let t0 = 0; t0 < maxLen; t0 += chunk) {
+    const Tq = Math.min(chunk, maxLen - t0);
+    const tokens = new Int32Array(B * Tq);
+    rows.forEach((p, b) => tokens.set(p.slice(t0, t0 + Tq), b * Tq));
+    const last = Int32Array.from(rows, (p) => Math.min(Math.max(p.length - 1 - t0, 0), Tq - 1));
+    const logits = await d.forward(tokens, new Int32Array(B).fill(t0), last);
+    rows.forEach((p, b) => {
+      if (p.length - 1 >= t0 && p.length - 1 < t0 + Tq) out.set(logits.subarray(b * V, (b + 1) * V), b * V);
+    });
+  }
+  return out;
 }

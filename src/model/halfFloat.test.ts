@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { Rng } from '../util/rng';
 import {
-  bf16ArrayToFloat32, bf16BitsToFloat32, f16ArrayToFloat32, f16BitsToFloat32, float32ToBF16Bits, float32ToF16Bits, packF16Pairs,
-  roundToF16, unpackF16Pairs,
+  bf16ArrayToFloat32, bf16BitsToFloat32, f16ArrayToFloat32, f16BitsToFloat32, float32ArrayToBF16, float32ArrayToF16, float32ToBF16Bits, float32ToF16Bits, packF16Pairs, roundArrayToBF16, roundArrayToF16, roundToF16, unpackF16Pairs,
 } from './halfFloat';
 
 describe('F16', () => {
@@ -89,5 +89,26 @@ describe('F16 pairs (packed frozen weights)', () => {
     expect(roundToF16(70000)).toBe(Infinity);
     expect(roundToF16(NaN)).toBeNaN();
     expect(() => unpackF16Pairs(w, 9)).toThrow(/cannot hold/);
+  });
+});
+
+describe('bulk conversions', () => {
+  it('equal the per-value conversions bit for bit (random values at every scale, subnormals, ties, ±0, ±Inf, NaN, odd lengths)', () => {
+    const rng = new Rng(9);
+    const values = Float32Array.from({ length: 20001 }, (_, i) => (i % 7 === 0 ? rng.normal(0, 1e-6) : i % 5 === 0 ? rng.normal(0, 1e5) : rng.normal(0, 1)));
+    values.set([0, -0, Infinity, -Infinity, NaN, 65504, 65520, 2 ** -24, 3 * 2 ** -25, 1 + 2 ** -11, 1 + 3 * 2 ** -11, 1e-10, -1e-8], 0);
+    const f16 = float32ArrayToF16(values);
+    const bf16 = float32ArrayToBF16(values);
+    for (let i = 0; i < values.length; i++) {
+      expect(f16[i], `f16 of ${values[i]}`).toBe(float32ToF16Bits(values[i]));
+      expect(bf16[i], `bf16 of ${values[i]}`).toBe(float32ToBF16Bits(values[i]));
+    }
+    const rounded = roundArrayToF16(values);
+    for (let i = 0; i < values.length; i++) expect(Object.is(rounded[i], Math.fround(roundToF16(values[i]))) || (Number.isNaN(rounded[i]) && Number.isNaN(values[i])), `${values[i]}`).toBe(true);
+    expect(unpackF16Pairs(packF16Pairs(values), values.length)).toEqual(rounded);
+    expect(roundArrayToBF16(values).subarray(20, 30)).toEqual(Float32Array.from(values.subarray(20, 30), (x) => bf16BitsToFloat32(float32ToBF16Bits(x))));
+    const unaligned = new Float32Array(new Uint8Array(4 * 11 + 4).buffer, 4, 11); // a view at an offset still works
+    unaligned.set(values.subarray(0, 11));
+    expect(float32ArrayToF16(unaligned)).toEqual(f16.subarray(0, 11));
   });
 });

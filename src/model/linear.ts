@@ -14,10 +14,15 @@ export function linearForward(rt: GpuRuntime, x: Tensor, W: Tensor, rows: number
   return matmulForward(rt, x, W, { batch: 1, M: rows, K: inF, N: outF, transA: false, transB: true }, out);
 }
 
-/** dx (N, in) = dy (N, out) · W (out, in) */
-export function linearBackwardInput(rt: GpuRuntime, dy: Tensor, W: Tensor, rows: number, inF: number, outF: number, dx?: Tensor): Tensor {
-  if (isPackedF16(W)) return matmulPackedF16BackwardInput(rt, dy, W, { rows, inF, outF }, dx);
-  return matmulForward(rt, dy, W, { batch: 1, M: rows, K: outF, N: inF, transA: false, transB: false }, dx);
+/** dx (N, in) = dy (N, out) · W (out, in); with `accumulate`, dx += … (a sum over a weight's row parts). */
+export function linearBackwardInput(rt: GpuRuntime, dy: Tensor, W: Tensor, rows: number, inF: number, outF: number, dx?: Tensor, accumulate = false): Tensor {
+  if (isPackedF16(W)) return matmulPackedF16BackwardInput(rt, dy, W, { rows, inF, outF }, dx, { accumulate });
+  return matmulForward(rt, dy, W, { batch: 1, M: rows, K: outF, N: inF, transA: false, transB: false }, dx, { accumulate });
+}
+
+/** dW (out, in) += dy (N, out)ᵀ · x (N, in), accumulated by the matmul itself (no scratch). */
+export function linearBackwardWeightAccumulate(rt: GpuRuntime, dy: Tensor, x: Tensor, rows: number, inF: number, outF: number, dW: Tensor): void {
+  matmulForward(rt, dy, x, { batch: 1, M: outF, K: rows, N: inF, transA: true, transB: false }, dW, { accumulate: true });
 }
 
 /**

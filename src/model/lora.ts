@@ -8,10 +8,12 @@
 //   g = s·dy·B (N, r);  dx += g·A;  dA += gᵀ·x (r, in);  dB += dyᵀ·xa (out, r)
 // With adapters attached (attachLora) the model's backward computes no base-weight gradient at all
 // (no dW matmuls, no dW buffers): only dA, dB, and the activation gradients that reach them.
-// baseDtype 'f16': attachLora packs the frozen layer projections (q…down of every layer, adapted or
-// not) to f16 pairs in u32 words, half their memory; ./linear then runs them through the packed
-// kernels (src/ops/matmulPackedF16), in the training forward, backward (dx only) and KV-cache decode.
-// detachLora and mergeLora unpack them back to f32 (the f16-rounded values).
+// baseDtype 'f16': attachLora packs every frozen 2-D base weight (q…down of every layer, adapted or
+// not, and the embedding / LM head) to f16 pairs in u32 words, half their memory; ./linear,
+// ./embedTokens and ./lmHead then run them through the packed kernels (src/ops/matmulPackedF16,
+// the f16 embedding gather) in the training forward, backward (dx only) and KV-cache decode.
+// detachLora and mergeLora unpack them back to f32 (the f16-rounded values). A model loaded with
+// an f16 base (GpuWeights storage f16Base) is packed from the start.
 // Export names are PEFT's (adapter_model.safetensors):
 //   base_model.model.model.layers.{l}.self_attn.{q,k,v,o}_proj.lora_{A,B}.weight
 //   base_model.model.model.layers.{l}.mlp.{gate,up,down}_proj.lora_{A,B}.weight
@@ -20,7 +22,6 @@ import { packParams } from '../gpu/runtime';
 import type { Tensor } from '../gpu/tensor';
 import { grid1d } from '../ops/grid';
 import { matmulForward } from '../ops/matmul';
-import { isPackedF16, packF16, unpackF16 } from '../ops/matmulPackedF16';
 import { Rng } from '../util/rng';
 import { type ModelConfig, validateModelConfig } from './config';
 import { LORA_TARGETS, type LoraOptions, type LoraTarget, parameterTable } from './parameters';
@@ -133,8 +134,9 @@ export interface LoraAdapter {
   scale: number;
   A: Tensor; // (r, in)
   B: Tensor; // (out, r)
-  dA: Tensor; // (r, in) gradient, accumulated by the backward
-  dB: Tensor; // (out, r)
+  /** Gradients, accumulated by the backward; absent on a frozen copy (a GRPO reference). */
+  dA?: Tensor; // (r, in)
+  dB?: Tensor; // (out, r)
 }
 
 /** The adapters of one model on the GPU: parameters and gradients keyed by PEFT name. */
@@ -152,12 +154,20 @@ export class LoraAdapters {
     /** Adapter values by PEFT name (a loaded adapter); default initialLoraWeights(cfg, lora, seed). */
     values?: Map<string, Float32Array>,
     seed = 0,
+    /** GPU tensors to copy instead (frozenCopy): no gradients are allocated. */
+    copyFrom?: LoraAdapters,
   ) {
     this.table = loraParameterTable(cfg, lora);
     this.scale = loraScale(lora);
-    const init = values ?? initialLoraWeights(cfg, lora, seed);
+    const init = copyFrom ? null : values ?? initialLoraWeights(cfg, lora, seed);
     for (const p of this.table) {
-      const v = init.get(p.name);
+      if (copyFrom) {
+        const t = rt.empty(p.shape, 'f32', `${p.name}:frozen`);
+        rt.copy(copyFrom.params.get(p.name)!, t);
+        this.params.set(p.name, t);
+        continue;
+      }
+      const v = init!.get(p.name);
       if (!v) throw new Error(`LoRA weights: missing tensor '${p.name}' of shape [${p.shape.join(', ')}]`);
       if (v.length !== p.shape[0] * p.shape[1]) throw new Error(`LoRA weights: '${p.name}' has ${v.length} values, expected shape [${p.shape.join(', ')}]`);
       this.params.set(p.name, rt.upload(v, p.shape, 'f32', p.name));
@@ -170,7 +180,7 @@ export class LoraAdapters {
         const [outF, rank] = this.params.get(nameB)!.shape;
         this.byModule.set(`${l}.${target}`, {
           layer: l, target, inF: this.params.get(nameA)!.shape[1], outF, rank, scale: this.scale,
-          A: this.params.get(nameA)!, B: this.params.get(nameB)!, dA: this.grads.get(nameA)!, dB: this.grads.get(nameB)!,
+          A: this.params.get(nameA)!, B: this.params.get(nameB)!, dA: this.grads.get(nameA), dB: this.grads.get(nameB),
         });
       }
     }
@@ -198,6 +208,11 @@ export class LoraAdapters {
     for (const g of this.grads.values()) this.rt.clear(g);
   }
 
+  /** A frozen GPU copy of the adapters as they are now (no gradients): GRPO's reference policy. */
+  frozenCopy(): LoraAdapters {
+    return new LoraAdapters(this.rt, this.cfg, this.lora, undefined, 0, this);
+  }
+
   /** Adapter values by PEFT name (export: adapter_model.safetensors). */
   async download(): Promise<Map<string, Float32Array>> {
     const out = new Map<string, Float32Array>();
@@ -207,7 +222,11 @@ export class LoraAdapters {
 
   async downloadGrads(): Promise<Map<string, Float32Array>> {
     const out = new Map<string, Float32Array>();
-    for (const p of this.table) out.set(p.name, await this.rt.readF32(this.grads.get(p.name)!));
+    for (const p of this.table) {
+      const g = this.grads.get(p.name);
+      if (!g) throw new Error(`LoRA: '${p.name}' has no gradient (a frozen copy)`);
+      out.set(p.name, await this.rt.readF32(g));
+    }
     return out;
   }
 
@@ -230,33 +249,24 @@ export function attachLora(rt: GpuRuntime, w: GpuWeights, adapters: LoraAdapters
   const b = w.cfg;
   if (JSON.stringify(a) !== JSON.stringify(b)) throw new Error('attachLora: the adapters were built for another model config');
   if (w.lora && w.lora !== adapters) throw new Error('attachLora: the model already has adapters; merge or detach them first');
-  rt.release(...w.grads.values()); // frozen: base gradients are never computed again while attached
-  w.grads.clear();
+  if (adapters.grads.size === 0) throw new Error('attachLora: these adapters are a frozen copy (no gradients); attach trainable adapters');
+  w.releaseGrads(); // frozen: base gradients are never computed again while attached
   w.lora = adapters;
   if (adapters.lora.baseDtype === 'f16') packFrozenBase(rt, w);
 }
 
-/** Names of the frozen weights baseDtype 'f16' packs: every layer projection (kind 'matrix'). */
+/** Names of the frozen weights baseDtype 'f16' packs: every 2-D base weight (projections, embedding, LM head). */
 export function packableBaseNames(cfg: ModelConfig): string[] {
-  return parameterTable(cfg).filter((p) => p.kind === 'matrix').map((p) => p.name);
+  return parameterTable(cfg).filter((p) => p.shape.length === 2).map((p) => p.name);
 }
 
 /**
- * Replaces each layer projection of w by its f16-packed copy (round to nearest even) and frees the
+ * Replaces each 2-D base weight of w by its f16-packed copy (round to nearest even) and frees the
  * f32 one; already packed ones are left alone. Only for a frozen base (adapters attached): the
  * packed weights have no gradient and no optimizer can update them. Returns the bytes given back.
  */
 export function packFrozenBase(rt: GpuRuntime, w: GpuWeights): number {
-  if (!w.lora) throw new Error('packFrozenBase: the base weights are trainable; attach LoRA adapters first (f16 storage is for a frozen base)');
-  let saved = 0;
-  for (const name of packableBaseNames(w.cfg)) {
-    const t = w.params.get(name)!;
-    if (isPackedF16(t)) continue;
-    const packed = packF16(rt, t, `${name}:f16`);
-    rt.release(t);
-    w.params.set(name, packed);
-    saved += 4 * (t.size - packed.size);
-  }
+  const saved = w.packBase(packableBaseNames(w.cfg));
   // The pool keeps released buffers for reuse; destroy the free ones (after submitting the packs
   // that read them) so the f32 copies' memory really goes back.
   rt.flush();
@@ -265,12 +275,8 @@ export function packFrozenBase(rt: GpuRuntime, w: GpuWeights): number {
 }
 
 /** Unpacks every f16-packed base weight of w back to f32 (exact: the f16-rounded values). */
-export function unpackFrozenBase(rt: GpuRuntime, w: GpuWeights): void {
-  for (const [name, t] of w.params) {
-    if (!isPackedF16(t)) continue;
-    w.params.set(name, unpackF16(rt, t, rt.empty(t.logicalShape, 'f32', name)));
-    rt.release(t);
-  }
+export function unpackFrozenBase(_rt: GpuRuntime, w: GpuWeights): void {
+  w.unpackBase();
 }
 
 /**
@@ -320,9 +326,16 @@ export function loraForward(rt: GpuRuntime, ad: LoraAdapter, x: Tensor, rows: nu
   checkRows('loraForward', x, rows, inF, 'x');
   checkRows('loraForward', y, rows, outF, 'y');
   checkRows('loraForward', xa, rows, r, 'xa');
-  matmulForward(rt, x, ad.A, { batch: 1, M: rows, K: inF, N: r, transA: false, transB: true }, xa); // x·Aᵀ
-  scaleInPlace(rt, xa, ad.scale);
+  loraXaForward(rt, ad, x, rows, xa);
   matmulForward(rt, xa, ad.B, { batch: 1, M: rows, K: r, N: outF, transA: false, transB: true }, y, { accumulate: true });
+}
+
+/** xa (N, r) = s·x·Aᵀ alone: what the backward needs (recomputing a layer whose output is already consumed). */
+export function loraXaForward(rt: GpuRuntime, ad: LoraAdapter, x: Tensor, rows: number, xa: Tensor): void {
+  checkRows('loraXaForward', x, rows, ad.inF, 'x');
+  checkRows('loraXaForward', xa, rows, ad.rank, 'xa');
+  matmulForward(rt, x, ad.A, { batch: 1, M: rows, K: ad.inF, N: ad.rank, transA: false, transB: true }, xa); // x·Aᵀ
+  scaleInPlace(rt, xa, ad.scale);
 }
 
 /**
@@ -337,6 +350,7 @@ export function loraBackward(rt: GpuRuntime, ad: LoraAdapter, dy: Tensor, x: Ten
   checkRows('loraBackward', xa, rows, r, 'xa');
   checkRows('loraBackward', dx, rows, inF, 'dx');
   checkRows('loraBackward', g, rows, r, 'scratch g');
+  if (!ad.dA || !ad.dB) throw new Error(`loraBackward: the adapter on layer ${ad.layer} ${ad.target} is a frozen copy (no gradients)`);
   // forward: y += xa·Bᵀ  ⇒  dB += dyᵀ·xa,  d(xa) = dy·B
   matmulForward(rt, dy, xa, { batch: 1, M: outF, K: rows, N: r, transA: true, transB: false }, ad.dB, { accumulate: true });
   matmulForward(rt, dy, ad.B, { batch: 1, M: rows, K: outF, N: r, transA: false, transB: false }, g);

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type ModelConfig, PRESETS } from './config';
-import {
-  activationTable, checkFits, checkPresetFits, countLoraParameters, countParameters, estimateMemory, formatBytes, parameterTable,
-} from './parameters';
+import { checkFits, checkPresetFits, estimateMemory, planMemory } from './memoryPlan';
+import { countLoraParameters, countParameters, formatBytes, LORA_TARGETS, parameterTable } from './parameters';
 
 /** A model small enough to count by hand: V 10, C 4, F 6, L 1, Hq 2, Hkv 1, D 2. */
 const HAND: ModelConfig = {
@@ -71,51 +70,53 @@ describe('parameter counts', () => {
   });
 });
 
-describe('estimateMemory', () => {
-  it('adds up the hand model: 59 floats per token per layer, 22 once, 63 scratch', () => {
-    const est = estimateMemory(HAND, { batch: 1, seqLen: 3, optimizer: 'adamw', weightDtype: 'f32' });
-    expect(est).toMatchObject({ weightsBytes: 704, gradsBytes: 704, optimizerBytes: 1408, activationsBytes: 4 * 3 * (59 + 22 + 63) });
-    expect(est.totalBytes).toBe(704 + 704 + 1408 + 1728);
+describe('estimateMemory (the fit checks\' summary of planMemory)', () => {
+  it('its totals are the plan\'s groups (memoryPlan.test.ts checks those against real allocation)', () => {
+    const opts = { batch: 2, seqLen: 8, optimizer: 'adamw' as const, weightDtype: 'f32' as const };
+    const est = estimateMemory(PRESETS.nano, opts);
+    const plan = planMemory(PRESETS.nano, { batch: 2, seqLen: 8 });
+    expect([est.weightsBytes, est.gradsBytes, est.optimizerBytes, est.activationsBytes, est.totalBytes])
+      .toEqual([plan.byGroup.weights, plan.byGroup.gradients, plan.byGroup.optimizer, plan.byGroup.activations, plan.totalBytes]);
+    expect(est.gradsBytes).toBe(est.weightsBytes); // f32 gradient per f32 weight (sizes multiples of 16 B)
+    expect(est.optimizerBytes).toBeGreaterThan(2 * est.weightsBytes); // m, v and the norm's partials
   });
 
-  it('keeps an f32 master copy when training f16 weights in full', () => {
-    const est = estimateMemory(HAND, { batch: 1, seqLen: 3, optimizer: 'adamw', weightDtype: 'f16' });
-    expect([est.weightsBytes, est.gradsBytes, est.optimizerBytes]).toEqual([352, 704, 1408 + 704]);
+  it('refuses f16 weights for full-parameter training (an f16 base is frozen)', () => {
+    expect(() => estimateMemory(HAND, { batch: 1, seqLen: 3, optimizer: 'adamw', weightDtype: 'f16' })).toThrow(/full-parameter training keeps f32 weights/);
   });
 
-  it('counts the frozen f32 reference copy that GRPO keeps for its KL term', () => {
-    const est = estimateMemory(HAND, { batch: 1, seqLen: 3, optimizer: 'adamw', weightDtype: 'f32', referenceCopy: true });
-    expect([est.weightsBytes, est.gradsBytes, est.optimizerBytes]).toEqual([704 + 704, 704, 1408]);
+  it('counts the frozen reference of GRPO\'s KL term: every weight in full training, only the adapters with LoRA', () => {
+    const opts = { batch: 1, seqLen: 8, optimizer: 'adamw' as const, weightDtype: 'f32' as const };
+    const [full, fullRef] = [estimateMemory(PRESETS.nano, opts), estimateMemory(PRESETS.nano, { ...opts, referenceCopy: true })];
+    expect(fullRef.weightsBytes - full.weightsBytes).toBe(full.gradsBytes);
+    const lora = { rank: 8, targets: LORA_TARGETS };
+    const [ad, adRef] = [estimateMemory(PRESETS.nano, { ...opts, lora }), estimateMemory(PRESETS.nano, { ...opts, lora, referenceCopy: true })];
+    expect(adRef.weightsBytes - ad.weightsBytes).toBe(4 * countLoraParameters(PRESETS.nano, lora));
   });
 
-  it('trains only the adapters with LoRA', () => {
-    const lora = { rank: 2, targets: ['q_proj', 'down_proj'] as const };
-    const adapters = 2 * (4 + 4) + 2 * (6 + 4);
-    const est = estimateMemory(HAND, { batch: 1, seqLen: 3, optimizer: 'adamw', weightDtype: 'f16', lora: { ...lora, targets: [...lora.targets] } });
-    expect([est.weightsBytes, est.gradsBytes, est.optimizerBytes]).toEqual([352 + 4 * adapters, 4 * adapters, 8 * adapters]);
-    expect(activationTable(HAND, 1, 3, { rank: 2, targets: ['q_proj'] }).map((a) => a.name)).toContain('lora_q_proj_xa');
-  });
-
-  it('LoRA baseDtype f16: the layer projections at 2 bytes each (nano, tiny, qwen3-0.6b savings)', () => {
+  it('LoRA baseDtype f16: every 2-D weight at 2 bytes (nano, tiny, qwen3-0.6b)', () => {
     const lora = { rank: 8, targets: ['q_proj', 'v_proj'] as const };
     for (const name of ['nano', 'tiny', 'qwen3-0.6b'] as const) {
       const cfg = PRESETS[name];
       const opts = { batch: 1, seqLen: 64, optimizer: 'adamw' as const, weightDtype: 'f32' as const };
       const f32 = estimateMemory(cfg, { ...opts, lora: { ...lora, baseDtype: 'f32' } });
       const f16 = estimateMemory(cfg, { ...opts, lora: { ...lora, baseDtype: 'f16' } });
-      const projections = parameterTable(cfg).filter((p) => p.kind === 'matrix').reduce((s, p) => s + p.shape[0] * p.shape[1], 0);
-      expect(f32.weightsBytes - f16.weightsBytes).toBe(2 * projections);
-      expect(f32.totalBytes - f16.totalBytes).toBe(2 * projections);
+      const twoD = parameterTable(cfg).filter((p) => p.shape.length === 2).reduce((s, p) => s + p.shape[0] * p.shape[1], 0);
+      expect(f32.weightsBytes - f16.weightsBytes).toBe(2 * twoD);
+      expect(f32.totalBytes - f16.totalBytes).toBe(2 * twoD);
       expect(estimateMemory(cfg, { ...opts, lora: { ...lora } })).toEqual(f32); // default f32
-      console.log(`${name}: frozen projections ${projections} params, f16 base saves ${formatBytes(2 * projections)} (${2 * projections} B); weights ${formatBytes(f32.weightsBytes)} → ${formatBytes(f16.weightsBytes)}`);
+      console.log(`${name}: frozen 2-D weights ${twoD} params, f16 base saves ${formatBytes(2 * twoD)}; weights ${formatBytes(f32.weightsBytes)} → ${formatBytes(f16.weightsBytes)}`);
     }
   });
 
-  it('finds the largest buffer: the embedding gradient for full 0.6B training, logits for a big nano batch', () => {
-    const full = estimateMemory(PRESETS['qwen3-0.6b'], { batch: 1, seqLen: 512, optimizer: 'adamw', weightDtype: 'f16' });
-    expect(full.largestBuffer).toEqual({ name: 'gradient of model.embed_tokens.weight', bytes: 151936 * 1024 * 4, perToken: false });
-    const nano = estimateMemory(PRESETS.nano, { batch: 256, seqLen: 512, optimizer: 'adamw', weightDtype: 'f32' });
-    expect(nano.largestBuffer).toEqual({ name: 'logits', bytes: 256 * 512 * 272 * 4, perToken: true });
+  it('the largest buffer leaves out the vocabulary tensors (split to fit) and sees the logits chunk the adapter allows', () => {
+    const full = estimateMemory(PRESETS['qwen3-0.6b'], { batch: 1, seqLen: 512, optimizer: 'adamw', weightDtype: 'f32' }, COMPAT);
+    // full-parameter AdamW keeps its moments of the embedding in one buffer: that does not fit (use LoRA)
+    expect(full.largestBuffer).toEqual({ name: 'AdamW m, v of a vocabulary tensor (V, C)', bytes: 151936 * 1024 * 4, perToken: false });
+    const lora = estimateMemory(PRESETS['qwen3-0.6b'], { batch: 1, seqLen: 512, optimizer: 'adamw', weightDtype: 'f32', lora: { rank: 8, targets: LORA_TARGETS } }, COMPAT);
+    expect(lora.largestBuffer).toEqual({ name: 'logits chunk (220, V)', bytes: 220 * 151936 * 4, perToken: true });
+    const nano = estimateMemory(PRESETS.nano, { batch: 256, seqLen: 512, optimizer: 'adamw', weightDtype: 'f32' }, COMPAT);
+    expect(nano.largestBuffer).toEqual({ name: 'gate, up, act (N, F)', bytes: 256 * 512 * 256 * 4, perToken: true });
   });
 
   it('rejects a non-positive batch', () => {
@@ -130,21 +131,21 @@ describe('formatBytes', () => {
 });
 
 describe('checkFits', () => {
-  it('passes a small run on compatibility limits', () => {
+  it('passes a small run on compatibility limits, and Qwen3-0.6B LoRA (its embedding split into row parts)', () => {
     expect(checkPresetFits('nano', { batch: 4, seqLen: 256, optimizer: 'adamw', weightDtype: 'f32' }, COMPAT)).toBeNull();
+    expect(checkPresetFits('qwen3-0.6b', { batch: 1, seqLen: 256, optimizer: 'adamw', weightDtype: 'f32', lora: { rank: 8, targets: ['q_proj', 'v_proj'], baseDtype: 'f16' } }, COMPAT)).toBeNull();
   });
 
-  it('names the logits binding and how many tokens would fit', () => {
-    const est = estimateMemory(PRESETS.nano, { batch: 256, seqLen: 512, optimizer: 'adamw', weightDtype: 'f32' });
+  it('names the binding that is too small and how many tokens would fit', () => {
+    const est = estimateMemory(PRESETS.nano, { batch: 512, seqLen: 512, optimizer: 'adamw', weightDtype: 'f32' }, COMPAT);
     expect(checkFits(est, COMPAT, { label: 'preset nano' })).toBe(
-      'preset nano needs a 136 MiB storage binding for logits; this adapter allows 128 MiB: '
-      + 'use at most 123361 tokens per step (batch × seqLen, now 131072) or use a desktop GPU');
+      'preset nano needs a 256 MiB storage binding for gate, up, act (N, F); this adapter allows 128 MiB: '
+      + 'use at most 131072 tokens per step (batch × seqLen, now 262144) or use a desktop GPU');
   });
 
   it('offers the largest smaller preset that fits', () => {
-    const message = checkPresetFits('qwen3-0.6b', { batch: 1, seqLen: 256, optimizer: 'adamw', weightDtype: 'f16', lora: { rank: 8, targets: ['q_proj', 'v_proj'] } }, COMPAT);
-    expect(message).toBe('preset qwen3-0.6b needs a 296.8 MiB storage binding for model.embed_tokens.weight; this adapter allows 128 MiB: '
-      + 'choose small or use a desktop GPU');
+    const message = checkPresetFits('small', { batch: 256, seqLen: 512, optimizer: 'adamw', weightDtype: 'f32' }, COMPAT);
+    expect(message).toMatch(/^preset small needs a [\d.]+ MiB storage binding for .*; this adapter allows 128 MiB: use at most \d+ tokens per step .* or use a desktop GPU$/);
   });
 
   it('checks the memory budget and suggests fewer tokens or LoRA', () => {

@@ -313,12 +313,46 @@ export function safetensorsParts(tensors: TensorsToWrite, metadata?: Record<stri
     parts.push(bytes);
     offset += bytes.byteLength;
   }
+  return [headerBytes(header), ...parts];
+}
+
+/** Length field + JSON header, padded with spaces so the data section starts 8-byte aligned. */
+function headerBytes(header: Record<string, unknown>): Uint8Array<ArrayBuffer> {
   const json = new TextEncoder().encode(JSON.stringify(header));
   const padded = Math.ceil(json.byteLength / 8) * 8; // data starts 8-byte aligned
   const head = new Uint8Array(8 + padded).fill(0x20, 8);
   head.set(json, 8);
   new DataView(head.buffer).setUint32(0, padded, true); // high 32 bits stay 0 (header < 100 MB)
-  return [head, ...parts];
+  return head;
+}
+
+/**
+ * The header of a file whose tensors (in this order, back to back) are written separately, e.g.
+ * produced a slice at a time: the bytes before the data section. Returns it with each tensor's
+ * byte range in the data section.
+ */
+export function safetensorsHeaderFor(
+  entries: readonly { name: string; shape: readonly number[]; dtype: WritableDtype }[], metadata?: Record<string, string>,
+): { header: Uint8Array<ArrayBuffer>; ranges: [begin: number, end: number][] } {
+  const header: Record<string, unknown> = {};
+  if (metadata) header.__metadata__ = parseMetadata(metadata);
+  const ranges: [number, number][] = [];
+  let offset = 0;
+  for (const e of entries) {
+    if (e.name === '' || e.name === '__metadata__') throw new Error(`writeSafetensors: '${e.name}' cannot be a tensor name`);
+    const bytes = shapeSize(e.shape) * DTYPE_BYTES[e.dtype];
+    header[e.name] = { dtype: e.dtype, shape: [...e.shape], data_offsets: [offset, offset + bytes] };
+    ranges.push([offset, offset + bytes]);
+    offset += bytes;
+  }
+  return { header: headerBytes(header), ranges };
+}
+
+/** Bytes of values in a writable float dtype (little-endian), e.g. one slice of a tensor being written. */
+export function encodeFloats(values: Float32Array, dtype: 'F32' | 'F16' | 'BF16'): Uint8Array<ArrayBuffer> {
+  if (dtype === 'F16') return bytesOf(float32ArrayToF16(values));
+  if (dtype === 'BF16') return bytesOf(float32ArrayToBF16(values));
+  return bytesOf(values);
 }
 
 /** Encodes tensors (and optional string metadata) as one safetensors byte array. */

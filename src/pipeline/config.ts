@@ -52,10 +52,12 @@ export const sftStageSchema = z.object({
   /**
    * synthetic: `examples` expert trajectories of `tasks` (default: the run's task mix), replayed
    * against the environment and kept only when they reach full reward; a FIXED set, cycled for
-   * `steps` (epochs = steps × batchSize / examples). jsonl: HF chat lines ({messages, tools}).
+   * `steps` (epochs = steps × batchSize / examples); `drills` copy drills mixed in (data/copyDrills.ts:
+   * generic echo calls of random strings, for models without pretraining). jsonl: HF chat lines
+   * ({messages, tools}).
    */
   data: z.discriminatedUnion('source', [
-    z.object({ source: z.literal('synthetic'), examples: int(1, 1_000_000), tasks: taskMixSchema.optional() }).strict(),
+    z.object({ source: z.literal('synthetic'), examples: int(1, 1_000_000), drills: int(0, 1_000_000).default(0), tasks: taskMixSchema.optional() }).strict(),
     z.object({ source: z.literal('jsonl'), path: z.string().min(1) }).strict(),
   ]),
   steps: int(0, 1_000_000),

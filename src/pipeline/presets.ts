@@ -41,6 +41,8 @@ export interface LearningOptions {
   tasks: TaskMixEntry[];
   /** Verified expert conversations in the (fixed) SFT set, SFT steps over it, its lr and batch. */
   sftExamples: number;
+  /** Copy drills mixed into the SFT set (data/copyDrills.ts; 0: none). */
+  sftDrills: number;
   sftSteps: number;
   sftLr: number;
   sftBatch: number;
@@ -69,7 +71,7 @@ export interface LearningOptions {
  */
 export const ROUTING_LEARNING: LearningOptions = {
   preset: 'nano', seed: 1, tasks: [{ family: 'function-calling', level: 'route8', weight: 1 }],
-  sftExamples: 256, sftSteps: 200, sftLr: 3e-3, sftBatch: 8,
+  sftExamples: 256, sftDrills: 0, sftSteps: 200, sftLr: 3e-3, sftBatch: 8,
   rlSteps: 100, tasksPerStep: 16, groupSize: 8, lr: 1e-3, klCoef: 0.1, credit: 'component', samplingRounds: 3,
   evalN: 256, evalEvery: 0, validationN: 128, evalBefore: false,
 };
@@ -78,7 +80,7 @@ export function learningConfig(o: LearningOptions): PipelineConfig {
   const stages: StageConfig[] = [];
   const test = (label: string, baselines: boolean): StageConfig => ({ kind: 'eval', label, split: 'test', n: o.evalN, baselines });
   if (o.evalBefore) stages.push(test('before SFT', false));
-  stages.push({ kind: 'sft', data: { source: 'synthetic', examples: o.sftExamples }, steps: o.sftSteps, batchSize: o.sftBatch, lr: o.sftLr, warmupSteps: 10, minLrRatio: 1 });
+  stages.push({ kind: 'sft', data: { source: 'synthetic', examples: o.sftExamples, drills: o.sftDrills }, steps: o.sftSteps, batchSize: o.sftBatch, lr: o.sftLr, warmupSteps: 10, minLrRatio: 1 });
   stages.push(test('after SFT', true));
   if (o.evalEvery > 0) stages.push({ kind: 'eval', label: 'validation after SFT', split: 'validation', n: o.validationN, baselines: false });
   stages.push({

@@ -33,6 +33,7 @@ import { type AutosaveOptions, type ResumePoint, rlAutosave, sftAutosave } from 
 import { evaluateSplit } from './evaluation';
 import { summarizeEval, type EvalSummary } from './evalSummary';
 import { conversationMessages, encodeSftConversations, type SftDataReport, syntheticSftDocs } from './sftData';
+import { copyDrills } from '../data/copyDrills';
 
 /** What a caller hears while the pipeline runs (stage = index into config.stages). */
 export interface PipelineHooks {
@@ -231,7 +232,10 @@ class Run {
     const max = this.cfg.context.maxTotalTokens;
     if (s.data.source === 'synthetic') {
       const family = s.data.tasks ? mixFamily(s.data.tasks) : this.family;
-      return syntheticSftDocs(family, s.data.examples, mixSeeds(this.cfg.seed, 0x5f70), this.tok, render, max);
+      const task = await syntheticSftDocs(family, s.data.examples, mixSeeds(this.cfg.seed, 0x5f70), this.tok, render, max);
+      if (s.data.drills === 0) return task;
+      const drills = encodeSftConversations(copyDrills(s.data.drills, mixSeeds(this.cfg.seed, 0xd0d0)), this.tok, render, max);
+      return { docs: [...task.docs, ...drills.docs], report: { ...task.report, drills: drills.docs.length } };
     }
     if (!this.opts.readText) throw new Error(`stage ${i} (sft): reading ${s.data.path} needs a file reader; this runner was given none`);
     const conversations = readChatJsonl(await this.opts.readText(s.data.path), s.data.path);

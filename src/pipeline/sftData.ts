@@ -17,6 +17,8 @@ export interface SftDataReport {
   docs: number;
   /** Conversations dropped because they exceed the context (tokens > maxTokens). */
   tooLong: number;
+  /** Copy drills mixed in (data/copyDrills.ts). */
+  drills?: number;
   /** Synthetic data: expert episodes run, and those the verification rejected. */
   generated?: number;
   rejected?: number;

@@ -75,7 +75,7 @@ export function referenceLoraLoss(
 ): { loss: number; logits: Float64Array; grads: Map<string, ReferenceLoraGrads> } {
   const shapes = adaptedShapes(cfg, lora);
   const merged = mergeReferenceLora(cfg, params, lora);
-  const r = referenceLoss(cfg, merged, inputIds, targets, mask, B, T, opts);
+  const r = referenceLoss(cfg, merged, inputIds, targets, mask, B, T, { ...opts, only: new Set(shapes.keys()) }); // the base is frozen: adapted weights only
   const grads = new Map<string, ReferenceLoraGrads>();
   const s = lora.scale;
   for (const [name, [o, i]] of shapes) {

@@ -104,13 +104,19 @@ export function referenceForward(
   return { logits, cache: { B, T, inputIds, rope, attention, layers, xFinal: x, xnFinal, rstdFinal } };
 }
 
-/** Gradients of every parameter (HF names, same shapes) given dL/dlogits (B, T, V). */
+/**
+ * Gradients of every parameter (HF names, same shapes) given dL/dlogits (B, T, V). With `only`,
+ * just those parameters' gradients are formed (the others come back as zeros): at a Qwen3-size
+ * vocabulary the embedding and LM-head gradients are 1.2 GB each in float64, and LoRA needs neither.
+ */
 export function referenceBackward(
   cfg: ModelConfig,
   params: ReferenceParameters,
   cache: ReferenceCache,
   dlogits: Float64Array, // (B, T, V)
+  only?: ReadonlySet<string>,
 ): ReferenceParameters {
+  const want = (name: string) => !only || only.has(name);
   const { vocabSize: V, hiddenSize: C, intermediateSize: F, numHeads: Hq, numKvHeads: Hkv, headDim: D } = cfg;
   const { B, T, rope, attention } = cache;
   const N = B * T;
@@ -124,10 +130,16 @@ export function referenceBackward(
   };
 
   // forward: logits = xnFinal · lm_headᵀ
-  const head = matmulBackward(dlogits, cache.xnFinal, P(lmHeadName(cfg)), linearSpec(N, C, V));
-  accumulate(lmHeadName(cfg), head.db);
+  let dxnFinal: Float64Array;
+  if (want(lmHeadName(cfg))) {
+    const head = matmulBackward(dlogits, cache.xnFinal, P(lmHeadName(cfg)), linearSpec(N, C, V));
+    accumulate(lmHeadName(cfg), head.db);
+    dxnFinal = head.da;
+  } else {
+    dxnFinal = linearInputGradient(dlogits, P(lmHeadName(cfg)), N, C, V);
+  }
   // forward: xnFinal = rmsnorm(xFinal, model.norm)
-  const fin = rmsnormBackward(head.da, cache.xFinal, P('model.norm.weight'), cache.rstdFinal, N, C);
+  const fin = rmsnormBackward(dxnFinal, cache.xFinal, P('model.norm.weight'), cache.rstdFinal, N, C);
   accumulate('model.norm.weight', fin.dw);
   let dx = fin.dx; // (N, C) gradient of the residual stream
 
@@ -180,14 +192,28 @@ export function referenceBackward(
     dx = addForward(res1.da, ln1.dx); // x feeds both the residual and the norm
   }
   // forward: x0 = embed_tokens[inputIds]  (tied: adds to the LM-head gradient accumulated above)
-  accumulate('model.embed_tokens.weight', embeddingBackward(dx, cache.inputIds, V, C));
+  if (want('model.embed_tokens.weight')) accumulate('model.embed_tokens.weight', embeddingBackward(dx, cache.inputIds, V, C));
 
   // Return in planning order, so callers iterating the map see referenceParameterShapes' order.
   const ordered: ReferenceParameters = new Map();
   for (const { name, shape } of referenceParameterShapes(cfg)) {
-    ordered.set(name, grads.get(name) ?? new Float64Array(shapeSize(shape)));
+    if (want(name)) ordered.set(name, grads.get(name) ?? new Float64Array(shapeSize(shape)));
   }
   return ordered;
+}
+
+/** dx (N, in) = dy (N, out) · W (out, in), rows of W read contiguously (the LM head's 151 936 rows). */
+function linearInputGradient(dy: Float64Array, W: Float64Array, N: number, inF: number, outF: number): Float64Array {
+  const dx = new Float64Array(N * inF);
+  for (let n = 0; n < N; n++) {
+    for (let o = 0; o < outF; o++) {
+      const g = dy[n * outF + o];
+      if (g === 0) continue;
+      const row = o * inF;
+      for (let i = 0; i < inF; i++) dx[n * inF + i] += g * W[row + i];
+    }
+  }
+  return dx;
 }
 
 /** Mean next-token cross-entropy over mask (Σ mask·(−logp) / max(Σ mask, 1)) and every parameter gradient. */
@@ -199,12 +225,12 @@ export function referenceLoss(
   mask: Float64Array, // (B, T) 0/1 or weights
   B: number,
   T: number,
-  opts: ReferenceForwardOptions = {},
+  opts: ReferenceForwardOptions & { only?: ReadonlySet<string> } = {},
 ): { loss: number; logits: Float64Array; grads: ReferenceParameters } {
   const V = cfg.vocabSize;
   const N = B * T;
   const { logits, cache } = referenceForward(cfg, params, inputIds, B, T, opts);
   const { loss, lse } = crossEntropyForward(logits, targets, mask, N, V);
   const dlogits = crossEntropyBackward(logits, targets, mask, lse, N, V);
-  return { loss, logits, grads: referenceBackward(cfg, params, cache, dlogits) };
+  return { loss, logits, grads: referenceBackward(cfg, params, cache, dlogits, opts.only) };
 }

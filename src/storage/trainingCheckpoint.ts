@@ -14,6 +14,8 @@ import { LORA_GROUP, MODEL_GROUP } from './modelCheckpoint';
 export const ADAM_M = 'adam.m';
 export const ADAM_V = 'adam.v';
 export const REFERENCE_GROUP = 'reference';
+/** The frozen adapter copy of a LoRA model's reference (its base is the model's own, frozen). */
+export const REFERENCE_LORA_GROUP = 'reference.lora';
 
 export interface TrainingParts {
   w: GpuWeights;
@@ -34,7 +36,9 @@ export async function captureTraining(parts: TrainingParts): Promise<{ tensors: 
     tensors.push(...flat(ADAM_M, s.m), ...flat(ADAM_V, s.v));
     optimizerStep = s.step;
   }
-  if (parts.reference) tensors.push(...flat(REFERENCE_GROUP, await parts.reference.download()));
+  // a LoRA reference shares the frozen base (already in 'model'): only its frozen adapter copy is its own
+  if (parts.reference?.lora) tensors.push(...flat(REFERENCE_LORA_GROUP, await parts.reference.lora.download()));
+  else if (parts.reference) tensors.push(...flat(REFERENCE_GROUP, await parts.reference.download()));
   return { tensors, optimizerStep };
 }
 
@@ -49,9 +53,25 @@ async function restoreGroup(rt: GpuRuntime, reader: CheckpointReader, group: str
   }
 }
 
+/** The base weights w stores in f32, by name (a frozen f16 base is skipped, as restoreGroup does). */
+function writableBase(w: GpuWeights): Map<string, import('../gpu/tensor').Tensor> {
+  return new Map(w.table.filter((p) => !w.parts(p.name).some((part) => isPackedF16(part.tensor))).map((p) => [p.name, w.parts(p.name)[0].tensor]));
+}
+
+/** Writes a group's base weights into w by name (any row parts: GpuWeights.write). */
+async function restoreBase(reader: CheckpointReader, group: string, w: GpuWeights, what: string): Promise<void> {
+  for (const [name, t] of writableBase(w)) {
+    if (!reader.has(group, name)) throw new Error(`checkpoint '${reader.id}' has no ${what} '${name}' (group '${group}'): it belongs to another model or training setup`);
+    const data = await reader.f32(group, name);
+    const size = w.parts(name).reduce((s, p) => s + p.rows, 0) * (t.shape.length === 2 ? t.shape[1] : 1);
+    if (data.length !== size) throw new Error(`checkpoint '${reader.id}': ${what} '${name}' has ${data.length} values, the model ${size}`);
+    w.write(name, data);
+  }
+}
+
 /** Puts the checkpoint's weights (and adapters) into w. */
 export async function restoreWeights(rt: GpuRuntime, reader: CheckpointReader, w: GpuWeights): Promise<void> {
-  await restoreGroup(rt, reader, MODEL_GROUP, w.params, 'weight');
+  await restoreBase(reader, MODEL_GROUP, w, 'weight');
   if (w.lora) await restoreGroup(rt, reader, LORA_GROUP, w.lora.params, 'LoRA adapter');
 }
 
@@ -63,7 +83,8 @@ export async function readOptimizer(reader: CheckpointReader): Promise<AdamWSnap
 }
 
 export async function restoreReference(rt: GpuRuntime, reader: CheckpointReader, reference: GpuWeights): Promise<void> {
-  await restoreGroup(rt, reader, REFERENCE_GROUP, reference.params, 'KL reference weight');
+  if (reference.lora) await restoreGroup(rt, reader, REFERENCE_LORA_GROUP, reference.lora.params, 'KL reference adapter');
+  else await restoreBase(reader, REFERENCE_GROUP, reference, 'KL reference weight');
 }
 
 /** Contents of a training checkpoint from a capture plus the run's description (see CheckpointContents). */

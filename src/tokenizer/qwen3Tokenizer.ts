@@ -23,7 +23,8 @@ export function byteLevelDecoder(): Map<string, number> {
 
 export class Qwen3Tokenizer implements Tokenizer {
   readonly kind = 'qwen3' as const;
-  readonly vocabSize = QWEN3_VOCAB_SIZE;
+  /** Embedding rows of the model it serves (Qwen3's 151 936 unless a model folder says otherwise). */
+  readonly vocabSize: number;
   readonly specialTokens: Readonly<Record<string, number>>;
   readonly eosId: number;
   readonly imStartId: number;
@@ -37,7 +38,8 @@ export class Qwen3Tokenizer implements Tokenizer {
   private readonly byteOf = byteLevelDecoder();
   private readonly encoder = new TextEncoder();
 
-  constructor(tokenizerJson: Qwen3TokenizerJson, tokenizerConfig: Qwen3TokenizerConfig) {
+  constructor(tokenizerJson: Qwen3TokenizerJson, tokenizerConfig: Qwen3TokenizerConfig, vocabSize = QWEN3_VOCAB_SIZE) {
+    this.vocabSize = vocabSize;
     this.hf = new HfTokenizer(tokenizerJson, tokenizerConfig);
     for (const [token, id] of Object.entries(tokenizerJson.model.vocab)) this.idToToken[id] = token;
     const specials: Record<string, number> = {};
@@ -86,6 +88,14 @@ export class Qwen3Tokenizer implements Tokenizer {
 }
 
 let loading: Promise<Qwen3Tokenizer> | undefined;
+
+/** Highest id the tokenizer can produce, + 1 (vocabulary and added tokens): the embedding needs at least this many rows. */
+export function tokenizerIdCount(json: Qwen3TokenizerJson): number {
+  let max = -1;
+  for (const id of Object.values(json.model.vocab)) if (id > max) max = id;
+  for (const t of json.added_tokens) if (t.id > max) max = t.id;
+  return max + 1;
+}
 
 /** Loads the Qwen3 tokenizer from the bundled files, once per page / process (the vocabulary is an 11 MB lazy chunk). */
 export function loadQwen3Tokenizer(): Promise<Qwen3Tokenizer> {

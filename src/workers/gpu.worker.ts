@@ -9,6 +9,7 @@ import { type ModelConfig, validateModelConfig } from '../model/config';
 import { countParameters, parameterTable } from '../model/parameters';
 import '../ops/allChecks';
 import { type CheckResult, runSelfCheck } from '../ops/selfCheck';
+import { DEFAULT_MODEL_CHECK, type ModelCheckEvent, type ModelCheckOptions, type ModelCheckReport, runModelCheck } from './modelCheck';
 import { DEFAULT_DEMO, type DemoEvent, type DemoOptions, type DemoSummary, runDemo } from '../pipeline/demoPipeline';
 
 export interface AdapterReport {
@@ -127,6 +128,22 @@ const api = {
   /** Forgets the loaded model: runs start from seeded initial weights again. */
   unloadModel(): void {
     loaded = null;
+  },
+
+  /**
+   * The real-model path on this device: a Qwen3 folder (picked files, a URL, or a seeded random model
+   * of the 0.6B shape) → memory plan → f16 base + LoRA → one SFT and one GRPO step (./modelCheck).
+   */
+  async modelCheck(opts: Partial<ModelCheckOptions> & Pick<ModelCheckOptions, 'source'>, onEvent?: (e: ModelCheckEvent) => void): Promise<ModelCheckReport | WorkerFailure> {
+    if (running) return { code: 'busy', message: 'a run is already in progress: stop it first' };
+    running = true;
+    try {
+      return await runModelCheck(requireRuntime(), { ...DEFAULT_MODEL_CHECK, ...opts }, (e) => onEvent?.(e));
+    } catch (e) {
+      return asFailure(e);
+    } finally {
+      running = false;
+    }
   },
 
   /** Asks the current run to stop at its next event (SFT or GRPO step, evaluation, kernel check). */

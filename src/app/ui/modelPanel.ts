@@ -1,7 +1,7 @@
 // "Load model": pick config.json + model.safetensors (or the model's folder), or give a URL base;
 // loading streams with a byte progress bar; then the parameter count, the shape, any warnings and
 // whether it trains here. The page sends the weights to the GPU worker for the next runs.
-import type { DeviceLimits } from '../../model/parameters';
+import type { DeviceLimits } from '../../model/memoryPlan';
 import { type LoadProgress, type LoadedModelInfo, checkTrainable, formatCount, loadModelFromFiles, loadModelFromUrl, modelUrlBase } from '../modelSource';
 import { formatBytes } from '../../model/parameters';
 import { h, panel } from './dom';

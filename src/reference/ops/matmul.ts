@@ -25,18 +25,20 @@ export function matmulForward(a: Float64Array, b: Float64Array, spec: MatmulSpec
   checkSizes('matmulForward', spec, a, b);
   const { batch, M, K, N, transA, transB } = spec;
   const c = new Float64Array(batch * M * N); // (batch, M, N)
+  // element strides of op(A)[i, k] and op(B)[k, j], so the inner loop has no branches (the LM head
+  // at a Qwen3 vocabulary is ~10⁹ multiply-adds per few tokens)
+  const [aI, aK] = transA ? [1, M] : [K, 1];
+  const [bK, bJ] = transB ? [1, K] : [N, 1];
   for (let p = 0; p < batch; p++) {
     const ao = p * M * K;
     const bo = p * K * N;
     const co = p * M * N;
     for (let i = 0; i < M; i++) {
+      const ar = ao + i * aI;
       for (let j = 0; j < N; j++) {
+        const bc = bo + j * bJ;
         let s = 0;
-        for (let k = 0; k < K; k++) {
-          const av = transA ? a[ao + k * M + i] : a[ao + i * K + k];
-          const bv = transB ? b[bo + j * K + k] : b[bo + k * N + j];
-          s += av * bv;
-        }
+        for (let k = 0; k < K; k++) s += a[ar + k * aK] * b[bc + k * bK];
         c[co + i * N + j] = s;
       }
     }

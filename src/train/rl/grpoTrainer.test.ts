@@ -2,12 +2,15 @@
 // log-probs generate() recorded (alignment), an update moves the policy toward the better sample,
 // non-finite input or no signal skips the update with the weights untouched, the GPU loss path gives
 // the host (float64 grpoLoss) path's gradients, metrics and update (also with the KL term), the KL
-// term pulls the policy back to the frozen reference, and the entropy bonus raises entropy.
+// term pulls the policy back to the frozen reference (also with LoRA on an f16 base), and the
+// entropy bonus raises entropy.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fakeFamily } from '../../eval/fakeFamily';
 import type { GpuRuntime } from '../../gpu/runtime';
 import { testRuntime } from '../../gpu/testDevice';
 import { BYTE_VOCAB_SIZE, type ModelConfig } from '../../model/config';
+import { attachLora, LoraAdapters } from '../../model/lora';
+import { LORA_TARGETS } from '../../model/parameters';
 import { GpuWeights, initialWeights } from '../../model/weights';
 import { ByteTokenizer } from '../../tokenizer';
 import { relativeError } from '../../reference/ops/finiteDiff';
@@ -177,6 +180,25 @@ describe('GrpoTrainer (llvmpipe)', () => {
     wHost.destroy();
   });
 
+  it('the LM head on the policy tokens only (scored rows, as Qwen3-size vocabularies run it) gives the same step (rel err ≤ 1e-4), GPU and host loss, with KL and entropy bonus', async () => {
+    for (const lossOn of ['gpu', 'host'] as const) {
+      const init = initialWeights(MICRO, 13);
+      const [wAll, wScored] = [new GpuWeights(rt, MICRO, init), new GpuWeights(rt, MICRO, init)];
+      const trajs = withRewards(await sampled(wAll, 8), (t) => (t.sample === 0 ? 1 : 0));
+      const grpo = grpoConfig('default', { groupSize: 2, klCoef: 0.2, entropyCoef: 0.05 });
+      const cfg = (scoredRowsOnly: boolean) => trainerCfg({ grpo, lossOn, eps: 1e-3, activations: { scoredRowsOnly, logitsBudgetBytes: 64 * BYTE_VOCAB_SIZE * 4 } });
+      const [tAll, tScored] = [new GrpoTrainer(rt, wAll, cfg(false)), new GrpoTrainer(rt, wScored, cfg(true))];
+      const before = await wAll.download();
+      const [rAll, rScored] = [await tAll.step(trajs), await tScored.step(trajs)];
+      expect(rScored.skipped, rScored.reason).toBe(false);
+      await expectSameStep(rScored, wScored, rAll, wAll, before);
+      tAll.destroy();
+      tScored.destroy();
+      wAll.destroy();
+      wScored.destroy();
+    }
+  });
+
   it('sharePrefix: holding each group\'s prompt once per row gives the full rows\' gradients, metrics and update (rel err ≤ 1e-4) on fewer tokens', async () => {
     const G = 4;
     const init = initialWeights(MICRO, 9);
@@ -266,11 +288,23 @@ describe('GrpoTrainer (llvmpipe)', () => {
     w.destroy();
   });
 
-  it('refuses a KL reference copy of a model with LoRA adapters (its base may be f16-packed)', () => {
-    const w = new GpuWeights(rt, MICRO, initialWeights(MICRO, 12));
-    w.lora = {} as GpuWeights['lora'];
-    expect(() => new GrpoTrainer(rt, w, trainerCfg({ grpo: grpoConfig('default', { groupSize: 2, klCoef: 0.1 }) }))).toThrow(/LoRA adapters attached/);
-    w.lora = undefined;
+  it('LoRA on an f16 base with the KL term: the reference shares the base (only the adapters copied); a step trains the adapters and leaves the base bit-identical', async () => {
+    const w = new GpuWeights(rt, MICRO, initialWeights(MICRO, 12), { f16Base: true });
+    const lora = { rank: 4, alpha: 8, targets: LORA_TARGETS };
+    const adapters = new LoraAdapters(rt, MICRO, lora, undefined, 3);
+    attachLora(rt, w, adapters);
+    const base = await w.download();
+    const trajs = withRewards(await sampled(w, 21), (t) => (t.sample === 0 ? 1 : 0));
+    const trainer = new GrpoTrainer(rt, w, trainerCfg({ grpo: grpoConfig('default', { groupSize: 2, klCoef: 0.1 }) }));
+    expect(trainer.opt.slots.length).toBe(adapters.names.length); // (the reference's memory: layouts.test.ts)
+    const r = await trainer.step(trajs);
+    expect(r.skipped, r.reason).toBe(false);
+    expect(r.metrics.kl).toBeLessThan(1e-6); // the first step's policy is its reference
+    const r2 = await trainer.step(trajs);
+    expect(r2.metrics.kl).toBeGreaterThan(0); // the adapters moved away from the frozen copy
+    expect(await w.download()).toEqual(base);
+    trainer.destroy();
+    adapters.destroy();
     w.destroy();
   });
 

@@ -8,16 +8,16 @@
 // logprob backward adds dH · ∂H/∂z in the same pass (ops/crossEntropy, grpo/entropy.ts).
 // KL to a frozen reference (klCoef > 0): the trainer keeps a GPU copy of the weights it was created
 // with (the policy before its first update, e.g. the SFT model) and runs its forward on each
-// micro-batch first; the reference log-probs feed the k3 term of the loss on either path.
+// micro-batch first; the reference log-probs feed the k3 term of the loss on either path. With LoRA
+// the reference shares the frozen base and copies only the adapters (GpuWeights.frozenCopy).
 // Non-finite inputs, a skipped loss, or non-finite gradients skip the update (the GPU optimizer
 // refuses non-finite gradients), so the weights stay the last good ones; the step says why.
 import type { GpuRuntime } from '../../gpu/runtime';
 import type { Tensor } from '../../gpu/tensor';
-import { type Activations, type BackwardScratch, planActivations, planBackwardScratch, releaseActivations, releaseBackwardScratch } from '../../model/activations';
+import { type ActivationOptions, type Activations, type BackwardScratch, planActivations, planBackwardScratch, releaseActivations, releaseBackwardScratch } from '../../model/activations';
 import { modelBackward } from '../../model/backward';
 import { modelForward, tokenLogprobs, writeBatch } from '../../model/forward';
 import type { GpuWeights } from '../../model/weights';
-import { entropyForward } from '../../ops/crossEntropy';
 import { GRPO_STATS, type GrpoStatSums, grpoLossForward, packGrpoTokens, sumGrpoStats } from '../../ops/grpoLoss';
 import {
   type BatchTotals, entropyGradWeights, type GrpoConfig, type GrpoMetrics, groupAdvantages, grpoLoss, keepGroups, selectTokens,
@@ -59,6 +59,8 @@ export interface GrpoTrainerConfig {
    * longer than the model's positions (seqLen ≥ prompt + G responses fits a whole group). Default false.
    */
   sharePrefix?: boolean;
+  /** Activation plan (recompute, logits chunk, LM head on the policy tokens only); default 'auto' by size (model/activations). */
+  activations?: ActivationOptions;
   /**
    * Where the GRPO loss and dlogp are computed (default 'gpu'): 'gpu' — the grpoLoss kernel, only
    * per-token statistics read back; 'host' — logp read back, grpoLoss in float64, dlogp uploaded (the reference).
@@ -141,10 +143,10 @@ export class GrpoTrainer {
     if (cfg.seqLen > w.cfg.maxPositionEmbeddings && !cfg.sharePrefix) {
       throw new Error(`GRPO trainer: seqLen ${cfg.seqLen} exceeds the model's ${w.cfg.maxPositionEmbeddings} positions (with sharePrefix, rows may be longer: positions restart per sample)`);
     }
-    // a second copy of the parameters (no gradients, no optimizer state); refuses a LoRA model
+    // a frozen copy (no gradients, no optimizer state); LoRA: the shared base + a copy of the adapters
     this.reference = cfg.grpo.klCoef > 0 ? w.frozenCopy() : null;
-    this.acts = planActivations(rt, w.cfg, cfg.microBatchRows, cfg.seqLen);
-    this.scratch = planBackwardScratch(rt, w.cfg, cfg.microBatchRows, cfg.seqLen);
+    this.acts = planActivations(rt, w.cfg, cfg.microBatchRows, cfg.seqLen, w.lora?.lora, cfg.activations);
+    this.scratch = planBackwardScratch(rt, w.cfg, cfg.microBatchRows, cfg.seqLen, w.lora?.lora);
     this.opt = new AdamWState(rt, w);
     const N = cfg.microBatchRows * cfg.seqLen;
     const bonus = cfg.grpo.entropyCoef !== 0;
@@ -241,8 +243,7 @@ export class GrpoTrainer {
       this.rt.copy(this.acts.logp, this.refLogp!);
     }
     modelForward(this.rt, this.w, this.acts);
-    tokenLogprobs(this.rt, this.w, this.acts);
-    if (this.entropy) entropyForward(this.rt, this.acts.logits, this.acts.lseLogits, { N: this.acts.B * this.acts.T, V: this.w.cfg.vocabSize }, this.entropy);
+    tokenLogprobs(this.rt, this.w, this.acts, this.entropy ?? undefined); // entropy per logits chunk on long rows
   }
 
   /** Reference path: logp (and entropy) read back, grpoLoss in float64, dlogp uploaded, backward. */
