@@ -29,6 +29,7 @@ import { createRunControls, type RunState } from './ui/runControls';
 import { createRunLog } from './ui/runLog';
 import { createSampleViewer } from './ui/sampleViewer';
 import { createSummaryPanel } from './ui/summaryPanel';
+import { installSwarm } from './swarmHooks';
 
 const params = new URLSearchParams(location.search);
 
@@ -272,6 +273,7 @@ window.tabforge = tabforge;
 const autostart = applyShareLink();
 setState('no-gpu');
 const level = (params.get('adapter') ?? 'auto') as FeatureLevelChoice;
+installSwarm({ mount: (el) => app.querySelector('main .col')!.append(el), featureLevel: () => level }); // the swarm panel; a #swarm= link joins its run
 void initGpu(level).then(async (r) => {
   if ('code' in r) return;
   if (params.get('run') === 'selfcheck') await tabforge.selfCheck();

@@ -182,7 +182,8 @@ export class SwarmSession {
     for (const f of this.listeners) f(v);
   }
 
-  private note(line: string): void {
+  /** Adds a line to what the page shows about the run. */
+  note(line: string): void {
     this.notes.push(line);
     if (this.notes.length > 50) this.notes.shift();
     this.log(line);

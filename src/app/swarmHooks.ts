@@ -1,0 +1,102 @@
+// The page's hook-up of the swarm (src/shard): mounts the swarm panel, joins the run of a
+// `#swarm=…` link on load (every tab opened with the link joins; the first one leads), starts a new
+// swarm run from the panel, and exposes `window.tabforgeSwarm` for headless drivers and the e2e
+// tests. main.ts calls installSwarm once with where to put the panel and the adapter level.
+import type { FeatureLevelChoice } from '../gpu/device';
+import { type ModelConfig } from '../model/config';
+import { parsePipelineConfig, type PipelineConfig } from '../pipeline/config';
+import { DEFAULT_DEMO, demoConfig } from '../pipeline/demoPipeline';
+import { type BrowserSwarm, startBrowserSwarm } from '../shard/browserSwarm';
+import { readSwarmLink, swarmHash } from '../shard/link';
+import type { SwarmView } from '../shard/session';
+import { createSwarmPanel } from './ui/swarmPanel';
+
+export interface SwarmHost {
+  /** Puts the panel on the page. */
+  mount(el: HTMLElement): void;
+  /** The adapter level the page uses (?adapter=…). */
+  featureLevel(): FeatureLevelChoice;
+}
+
+/** What the panel's Start runs: the demo pipeline with asynchronous GRPO (k = 1) for the rollout tabs. */
+export function defaultSwarmConfig(): PipelineConfig {
+  const cfg = demoConfig({ ...DEFAULT_DEMO, rlSteps: 20 });
+  return { ...cfg, stages: cfg.stages.map((s) => (s.kind === 'grpo' ? { ...s, staleness: 1 } : s)) };
+}
+
+export interface SwarmApi {
+  /** Starts a new swarm run led by this tab (machines when `relay` is given); resolves with the join URL. */
+  start(opts: { config?: PipelineConfig; model?: ModelConfig; relay?: string; timing?: Record<string, number> }): Promise<string>;
+  /** Joins the run of a join URL (what opening the URL does). */
+  join(url: string, timing?: Record<string, number>): Promise<void>;
+  view(): SwarmView | null;
+  /** GRPO steps this tab led: [step, task ids trained]. */
+  trained(): [number, string[]][];
+  leave(): Promise<void>;
+  /** Log lines of the swarm (drops, refusals, takeovers). */
+  logs: string[];
+}
+
+declare global {
+  interface Window {
+    tabforgeSwarm: SwarmApi;
+  }
+}
+
+export function installSwarm(host: SwarmHost): void {
+  const panel = createSwarmPanel();
+  host.mount(panel.el);
+  const logs: string[] = [];
+  const log = (line: string) => {
+    logs.push(line);
+    if (logs.length > 500) logs.shift();
+    console.log(`[swarm] ${line}`);
+  };
+  let current: BrowserSwarm | null = null;
+  const attach = (s: BrowserSwarm) => {
+    current = s;
+    const render = (v: SwarmView) => panel.show(v, s.url);
+    s.session.onChange(render);
+    render(s.session.view());
+    setInterval(() => render(s.session.view()), 1000); // heartbeats change rates and ages
+  };
+  const run = async (f: () => Promise<BrowserSwarm>) => {
+    if (current) throw new Error('this tab is already in a swarm run: open the link in another tab to add one');
+    panel.showError(null);
+    try {
+      attach(await f());
+    } catch (e) {
+      panel.showError(e instanceof Error ? e.message : String(e));
+      throw e;
+    }
+  };
+  const api: SwarmApi = {
+    logs,
+    async start(opts) {
+      await run(() => startBrowserSwarm({ config: parsePipelineConfig(opts.config ?? defaultSwarmConfig()), model: opts.model, relay: opts.relay || undefined }, { featureLevel: host.featureLevel(), log, lead: true, timing: opts.timing }));
+      history.replaceState(null, '', swarmHash(current!.link)); // this tab's URL is the join link (no hashchange: the form keeps its settings)
+      return current!.url;
+    },
+    async join(url, timing) {
+      const r = readSwarmLink(new URL(url).hash);
+      if (r.kind !== 'ok') throw new Error(r.kind === 'invalid' ? r.error : 'that URL has no #swarm= link');
+      await run(() => startBrowserSwarm(r.link, { featureLevel: host.featureLevel(), log, timing }));
+    },
+    view: () => current?.session.view() ?? null,
+    trained: () => [...(current?.session.trained ?? [])],
+    async leave() {
+      await current?.session.stop();
+    },
+  };
+  window.tabforgeSwarm = api;
+  panel.onStart(({ relay }) => void api.start({ relay }).catch(() => {}));
+  panel.onLeave(() => void api.leave());
+  const read = readSwarmLink(location.hash);
+  if (read.kind === 'invalid') panel.showError(read.error);
+  if (read.kind === 'ok') {
+    // timing overrides for tests ride in the query string (?swarmTiming=heartbeat,silence,deadline)
+    const t = new URLSearchParams(location.search).get('swarmTiming')?.split(',').map(Number);
+    const timing = t && t.length === 3 && t.every((x) => Number.isFinite(x) && x > 0) ? { heartbeatMs: t[0], silenceMs: t[1], chunkDeadlineMs: t[2] } : undefined;
+    void run(() => startBrowserSwarm(read.link, { featureLevel: host.featureLevel(), log, timing })).catch(() => {});
+  }
+}
