@@ -313,7 +313,7 @@ class Run {
       }
       const history = await runAsyncRl(pool, {
         ...loop, staleness: k, rolloutActors: this.opts.rolloutActors ?? (this.opts.rolloutPool ? k + 1 : 1), hangTimeoutMs: 3_600_000,
-        maxRestarts: this.opts.rolloutPool ? 20 : 2, from: resume.from ? { step: resume.from.step } : undefined,
+        maxRestarts: this.opts.rolloutPool ? 20 : 2, from: resume.from ? { step: resume.from.step, slotsTrained: this.slotsTrained(i, resume.from.step) } : undefined,
       }, async (r) => {
         await onStep(r);
         if (local) await resume.afterStep?.({ step: r.step, version: r.version, refilled: 0 }, local.grpo);
@@ -323,6 +323,13 @@ class Run {
     } finally {
       await pool.close();
     }
+  }
+
+  /** The slots the restored steps of GRPO stage `i` trained (undefined: checkpoints from before 'async/slot' was recorded). */
+  private slotsTrained(i: number, steps: number): number[] | undefined {
+    if (this.inflight.stage !== i) return undefined;
+    const slots = this.inflight.grpo.filter((r) => r.step <= steps).map((r) => r.metrics['async/slot']);
+    return slots.length === steps && slots.every((x) => x !== undefined) ? slots : undefined;
   }
 
   private async evalSummary(s: EvalStageConfig): Promise<EvalSummary> {
