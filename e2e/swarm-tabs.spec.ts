@@ -8,7 +8,7 @@ import { type BrowserContext, expect, type Page, test } from '@playwright/test';
 import { BYTE_VOCAB_SIZE } from '../src/model/config';
 import { PIPELINE_CONFIG_VERSION } from '../src/pipeline/config';
 
-const STEPS = 10;
+const STEPS = 60; // the leader plays alone (fast) until the rollout tabs have joined: enough steps that they join mid-run
 const CONFIG = {
   version: PIPELINE_CONFIG_VERSION, preset: 'nano', seed: 5, tasks: [{ family: 'function-calling', level: 'route4' }],
   context: { maxTotalTokens: 288, maxNewTokensPerTurn: 8, maxTurns: 1 },
@@ -31,6 +31,7 @@ test('three tabs: elect, two rollout tabs, a rollout tab and then the leader clo
     await threeTabs(context, info.project.metadata.featureLevel as string);
   } catch (e) {
     await info.attach('console of the pages', { body: lines.join('\n'), contentType: 'text/plain' });
+    console.log(lines.filter((l) => !/grpo step/.test(l)).join('\n'));
     throw e;
   }
 });
