@@ -25,6 +25,7 @@ export default defineConfig({
     {
       // SwiftShader: core feature level, subgroups and timestamp-query.
       name: 'swiftshader',
+      testIgnore: 'swarm-*.spec.ts', // the swarm's specs test tabs and messages, not the adapter: llvmpipe (faster) only
       use: { launchOptions: { executablePath, args: chromiumArgs('swiftshader') } },
       metadata: { featureLevel: 'core' },
     },

@@ -22,7 +22,7 @@ import { RunSession } from './runSession';
 import { RunStore } from './runStore';
 import { RunView } from './runView';
 import { hashWithoutAutostart, readShareLink, shareUrl } from './shareLink';
-import { swarmHooks } from './swarmHooks';
+import { installSwarm, swarmHooks } from './swarmHooks';
 import { TabLink } from './tabs';
 import { createChartsPanel } from './ui/chartsPanel';
 import { h, panel } from './ui/dom';
@@ -94,10 +94,11 @@ const historyPanel = createHistoryPanel({
   },
 });
 
+const leftColumn = h('div', { class: 'col' }, editor.el, panel('Run', 'run-panel', controls.el, runLog.el), model.el, historyPanel.el);
 document.getElementById('app')!.replaceChildren(
   header.el, errors.el, notices.el, createIntro(),
   h('main', { class: 'layout' },
-    h('div', { class: 'col' }, editor.el, panel('Run', 'run-panel', controls.el, runLog.el), model.el, historyPanel.el),
+    leftColumn,
     h('div', { class: 'col wide' }, charts.el, results.el, browser.el, playground.el)),
 );
 header.onTheme(() => charts.restyle());
@@ -301,6 +302,7 @@ void storageStatus().then((s) => historyPanel.el.querySelector('.hint')?.append(
 const choice = (params.get('adapter') ?? 'auto') as FeatureLevelChoice;
 if (choice !== 'auto') controls.setSettings({ adapter: choice });
 const gpuReady = initGpu(choice);
+installSwarm({ mount: (el) => leftColumn.append(el), featureLevel: () => choice }); // the swarm panel; a #swarm= link joins its run
 
 /** Another tab training, or an interrupted run of this browser to offer. */
 async function bootCheck(): Promise<boolean> {

@@ -1,9 +1,17 @@
-// The seam between the page and sharding (src/shard, the sharding issue): joining a run that another
-// tab of this browser (or another machine) is running, to contribute work to it. The page shows a
-// "Join" control wherever it sees such a run and calls swarmHooks().join(); this file only defines
-// the interface and a default that says joining is not available in this build. The sharding code
-// installs the real hooks at start-up with setSwarmHooks() (e.g. from src/shard's page entry).
-import type { PipelineConfig } from '../pipeline/config';
+// The seam between the page and sharding (src/shard): the page's "Join" control on a run another tab
+// is running calls swarmHooks().join() (the default says joining that way is not available: runs are
+// shared through the swarm panel's link instead), and installSwarm() — called once by main.ts — mounts
+// the swarm panel, joins the run of a `#swarm=…` link on load (every tab opened with the link joins;
+// the first one leads), starts a new swarm run from the panel, and exposes `window.tabforgeSwarm` for
+// headless drivers and the e2e tests.
+import type { FeatureLevelChoice } from '../gpu/device';
+import { type ModelConfig } from '../model/config';
+import { parsePipelineConfig, type PipelineConfig } from '../pipeline/config';
+import { DEFAULT_DEMO, demoConfig } from '../pipeline/demoPipeline';
+import { type BrowserSwarm, startBrowserSwarm } from '../shard/browserSwarm';
+import { readSwarmLink, swarmHash } from '../shard/link';
+import type { SwarmView } from '../shard/session';
+import { createSwarmPanel } from './ui/swarmPanel';
 
 /** A run the page can offer to join. */
 export interface JoinTarget {
@@ -32,7 +40,7 @@ export interface SwarmHooks {
 /** The default: nothing to join with yet. */
 export const NO_SWARM: SwarmHooks = {
   available: () => false,
-  join: async () => ({ ok: false, message: 'joining a run from another tab is not available in this build yet (the sharding work provides it); you can watch the run instead' }),
+  join: async () => ({ ok: false, message: 'a run started from the form trains in its own tab; watch it here, or start a shared run from the Swarm panel and open its link in other tabs to train together' }),
   leave: async () => {},
 };
 
@@ -45,4 +53,94 @@ export function setSwarmHooks(hooks: SwarmHooks): void {
 
 export function swarmHooks(): SwarmHooks {
   return current;
+}
+
+export interface SwarmHost {
+  /** Puts the panel on the page. */
+  mount(el: HTMLElement): void;
+  /** The adapter level the page uses (?adapter=…). */
+  featureLevel(): FeatureLevelChoice;
+}
+
+/** What the panel's Start runs: the demo pipeline with asynchronous GRPO (k = 1) for the rollout tabs. */
+export function defaultSwarmConfig(): PipelineConfig {
+  const cfg = demoConfig({ ...DEFAULT_DEMO, rlSteps: 20 });
+  return { ...cfg, stages: cfg.stages.map((s) => (s.kind === 'grpo' ? { ...s, staleness: 1 } : s)) };
+}
+
+export interface SwarmApi {
+  /** Starts a new swarm run led by this tab (machines when `relay` is given); resolves with the join URL. */
+  start(opts: { config?: PipelineConfig; model?: ModelConfig; relay?: string; timing?: Record<string, number> }): Promise<string>;
+  /** Joins the run of a join URL (what opening the URL does). */
+  join(url: string, timing?: Record<string, number>): Promise<void>;
+  view(): SwarmView | null;
+  /** GRPO steps this tab led: [step, task ids trained]. */
+  trained(): [number, string[]][];
+  leave(): Promise<void>;
+  /** Log lines of the swarm (drops, refusals, takeovers). */
+  logs: string[];
+}
+
+declare global {
+  interface Window {
+    tabforgeSwarm: SwarmApi;
+  }
+}
+
+export function installSwarm(host: SwarmHost): void {
+  const panel = createSwarmPanel();
+  host.mount(panel.el);
+  const logs: string[] = [];
+  const log = (line: string) => {
+    logs.push(line);
+    if (logs.length > 500) logs.shift();
+    console.log(`[swarm] ${line}`);
+  };
+  let current: BrowserSwarm | null = null;
+  const attach = (s: BrowserSwarm) => {
+    current = s;
+    const render = (v: SwarmView) => panel.show(v, s.url);
+    s.session.onChange(render);
+    render(s.session.view());
+    setInterval(() => render(s.session.view()), 1000); // heartbeats change rates and ages
+  };
+  const run = async (f: () => Promise<BrowserSwarm>) => {
+    if (current) throw new Error('this tab is already in a swarm run: open the link in another tab to add one');
+    panel.showError(null);
+    try {
+      attach(await f());
+    } catch (e) {
+      panel.showError(e instanceof Error ? e.message : String(e));
+      throw e;
+    }
+  };
+  const api: SwarmApi = {
+    logs,
+    async start(opts) {
+      await run(() => startBrowserSwarm({ config: parsePipelineConfig(opts.config ?? defaultSwarmConfig()), model: opts.model, relay: opts.relay || undefined }, { featureLevel: host.featureLevel(), log, lead: true, timing: opts.timing }));
+      history.replaceState(null, '', swarmHash(current!.link)); // this tab's URL is the join link (no hashchange: the form keeps its settings)
+      return current!.url;
+    },
+    async join(url, timing) {
+      const r = readSwarmLink(new URL(url).hash);
+      if (r.kind !== 'ok') throw new Error(r.kind === 'invalid' ? r.error : 'that URL has no #swarm= link');
+      await run(() => startBrowserSwarm(r.link, { featureLevel: host.featureLevel(), log, timing }));
+    },
+    view: () => current?.session.view() ?? null,
+    trained: () => [...(current?.session.trained ?? [])],
+    async leave() {
+      await current?.session.stop();
+    },
+  };
+  window.tabforgeSwarm = api;
+  panel.onStart(({ relay }) => void api.start({ relay }).catch(() => {}));
+  panel.onLeave(() => void api.leave());
+  const read = readSwarmLink(location.hash);
+  if (read.kind === 'invalid') panel.showError(read.error);
+  if (read.kind === 'ok') {
+    // timing overrides for tests ride in the query string (?swarmTiming=heartbeat,silence,deadline)
+    const t = new URLSearchParams(location.search).get('swarmTiming')?.split(',').map(Number);
+    const timing = t && t.length === 3 && t.every((x) => Number.isFinite(x) && x > 0) ? { heartbeatMs: t[0], silenceMs: t[1], chunkDeadlineMs: t[2] } : undefined;
+    void run(() => startBrowserSwarm(read.link, { featureLevel: host.featureLevel(), log, timing })).catch(() => {});
+  }
 }

@@ -84,6 +84,13 @@ export interface PipelineOptions {
   readText?: (path: string) => Promise<string>;
   /** Async GRPO's trainer and rollout actors (the page: Web Workers, workers/workerPool.ts); default in-process. */
   actorPool?: ActorPoolFactory;
+  /**
+   * Where GRPO stages get their trainer and rollout actors (src/shard's swarm: rollouts in other
+   * tabs and machines); default in-process on this device. Given, every GRPO stage runs through the
+   * async coordinator (staleness: the stage's, else 0) with `rolloutActors` jobs in flight (default k + 1).
+   */
+  rolloutPool?: (ctx: { stage: number; spec: RolloutActorSpec; trainer: GrpoTrainerConfig; initial: Map<string, Float32Array> }) => ActorPool | Promise<ActorPool>;
+  rolloutActors?: number;
 }
 
 export interface PipelineResult {
@@ -290,6 +297,7 @@ class Run {
     this.hooks.onStage?.(i, s, `GRPO: ${s.steps} steps × ${s.tasksPerStep} tasks × ${s.groupSize} samples, ${s.credit} credit`);
     const t0 = performance.now();
     if (this.inflight.stage !== i) this.inflight = { stage: i, sft: [], grpo: [], curve: [] };
+    const k = s.staleness ?? (this.opts.rolloutPool ? 0 : undefined); // async staleness bound; undefined = the sync loop
     const validationN = this.cfg.stages.find((x): x is EvalStageConfig => x.kind === 'eval' && x.split === 'validation')?.n ?? 64;
     const onStep = async (r: RlStepRecord) => {
       this.result.compute.addGrpo(i, r, s.klCoef > 0);
@@ -298,15 +306,12 @@ class Run {
       const m = r.metrics;
       this.log(`grpo step ${r.step}/${s.steps} success ${(100 * m.success_rate).toFixed(0)} % reward ${m.reward.toFixed(3)} dropped ${m.groups_dropped ?? 0} kl ${(m.approx_kl ?? 0).toExponential(1)} ent ${(m.entropy ?? 0).toFixed(3)}${r.skipped ? ` SKIPPED: ${r.reason}` : ''} (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
       // the curve reads this.w, which the synchronous loop trains in place
-      if (s.staleness === undefined && s.evalEvery > 0 && r.step % s.evalEvery === 0 && r.step < s.steps) {
+      if (k === undefined && s.evalEvery > 0 && r.step % s.evalEvery === 0 && r.step < s.steps) {
         const summary = await this.evalSummary(i, { kind: 'eval', label: `GRPO step ${r.step}`, split: 'validation', n: validationN, baselines: false });
         this.inflight.curve.push({ step: r.step, summary });
         this.hooks.onCurve?.(i, r.step, summary);
       }
     };
-    if (s.staleness !== undefined && (this.opts.checkpoints || i === this.resumeStage)) {
-      throw new Error(`stage ${i} (grpo): checkpoints and resume cover synchronous GRPO; the async coordinator (staleness ${s.staleness}) does not save its actors' state yet — run it without --save/--resume or without --async`);
-    }
     const save = this.autosave(i, s.steps);
     const G = s.groupSize;
     const onRollouts = this.hooks.onRollouts && ((step: number, trajs: readonly Trajectory[], rewards: readonly number[], kept: readonly boolean[]) => {
@@ -314,24 +319,52 @@ class Run {
       this.hooks.onRollouts!(i, step, trajs, { advantages: trajs.map((_, k) => (kept[Math.floor(k / G)] ? adv[k] : 0)), kept: [...kept] });
     });
     const resume: RlResume = { ...(save ? rlAutosave(save) : {}), ...(i === this.resumeStage ? this.opts.resume?.rl : {}), ...(onRollouts ? { onRollouts } : {}) };
-    if (s.staleness === undefined) await runSyncRl(this.rt, this.w, this.family, this.tok, loop, onStep, undefined, resume);
-    else await this.asyncGrpo(loop, s.staleness, onStep, onRollouts);
+    if (k === undefined) await runSyncRl(this.rt, this.w, this.family, this.tok, loop, onStep, undefined, resume);
+    else await this.asyncGrpo(i, loop, k, onStep, resume, onRollouts);
     this.result.grpo.push({ stage: i, history: [...this.inflight.grpo], curve: [...this.inflight.curve] });
   }
 
-  /** GRPO with in-process trainer and rollout actors (own weight copies); the result is loaded back into the run's weights. */
-  private async asyncGrpo(loop: RlLoopConfig, k: number, onStep: (r: RlStepRecord) => Promise<void>, onRollouts?: NonNullable<RlResume['onRollouts']>): Promise<RlStepRecord[]> {
+  /**
+   * GRPO through the async coordinator: a trainer and rollout actors with their own weight copies
+   * (in-process, opts.actorPool's Web Workers, or opts.rolloutPool's swarm); the result is loaded back
+   * into the run's weights. Checkpoints and resume go through the trainer's own state (it must live in
+   * this thread): after a resume the coordinator continues at the saved step, rollouts start again
+   * from its slot.
+   */
+  private async asyncGrpo(i: number, loop: RlLoopConfig, k: number, onStep: (r: RlStepRecord) => Promise<void>, resume: RlResume, onRollouts?: NonNullable<RlResume['onRollouts']>): Promise<RlStepRecord[]> {
     const spec: RolloutActorSpec = { model: this.w.cfg, tasks: this.cfg.tasks, rollout: loop.rollout, taskSeed: loop.seed };
     const initial = await this.w.download();
-    const built = this.opts.actorPool ? await this.opts.actorPool({ spec, trainer: loop.trainer, initial }) : inProcessPool({ rt: this.rt, spec, trainer: loop.trainer, initial });
+    const built = this.opts.rolloutPool
+      ? await this.opts.rolloutPool({ stage: i, spec, trainer: loop.trainer, initial })
+      : this.opts.actorPool ? await this.opts.actorPool({ spec, trainer: loop.trainer, initial }) : inProcessPool({ rt: this.rt, spec, trainer: loop.trainer, initial });
     const pool = onRollouts ? tapRollouts(built, (slot, trajs) => onRollouts(slot + 1, trajs, trajs.map((t) => t.reward.total), groupsToKeep(trajs.map((t) => t.reward.total), loop.rollout.groupSize))) : built;
     try {
-      const history = await runAsyncRl(pool, { ...loop, staleness: k, rolloutActors: 1, hangTimeoutMs: 3_600_000, maxRestarts: 2 }, onStep);
+      const local = pool.trainer.local;
+      if (resume.from && !local) throw new Error(`stage ${i} (grpo): resuming needs the trainer in this thread; this actor pool keeps it elsewhere (resume without workers)`);
+      if (resume.afterStep && !local) this.log(`stage ${i} (grpo): no checkpoints during this stage: its trainer runs in a worker (the next checkpoint is at the stage's end)`);
+      if (resume.from && local) {
+        await resume.restore?.(local.grpo);
+        local.version = resume.from.version;
+      }
+      const history = await runAsyncRl(pool, {
+        ...loop, staleness: k, rolloutActors: this.opts.rolloutActors ?? (this.opts.rolloutPool ? k + 1 : 1), hangTimeoutMs: 3_600_000,
+        maxRestarts: this.opts.rolloutPool ? 20 : 2, from: resume.from ? { step: resume.from.step, slotsTrained: this.slotsTrained(i, resume.from.step) } : undefined,
+      }, async (r) => {
+        await onStep(r);
+        if (local) await resume.afterStep?.({ step: r.step, version: r.version, refilled: 0 }, local.grpo);
+      });
       loadWeightsInto(this.rt, this.w, await pool.trainer.snapshot());
       return history;
     } finally {
       await pool.close();
     }
+  }
+
+  /** The slots the restored steps of GRPO stage `i` trained (undefined: checkpoints from before 'async/slot' was recorded). */
+  private slotsTrained(i: number, steps: number): number[] | undefined {
+    if (this.inflight.stage !== i) return undefined;
+    const slots = this.inflight.grpo.filter((r) => r.step <= steps).map((r) => r.metrics['async/slot']);
+    return slots.length === steps && slots.every((x) => x !== undefined) ? slots : undefined;
   }
 
   private async evalSummary(i: number, s: EvalStageConfig): Promise<EvalSummary> {

@@ -4,6 +4,18 @@ import type { GpuRuntime } from '../gpu/runtime';
 import type { GpuWeights } from '../model/weights';
 import { type AdamWConfig, adamwStep, GradNorm, type GradStats, type OptimizerSlot } from '../ops/optimizer';
 
+/**
+ * Data-parallel training's one collective step (src/shard/dataParallel.ts implements it over the
+ * swarm): this process is rank `rank` of `world`; allReduce replaces w's gradients by the sum of
+ * every rank's, added in rank order (so every rank holds bit-identical sums and takes the same
+ * AdamW step), and returns each rank's `info` (small JSON: losses, metrics) in rank order.
+ */
+export interface GradientShard {
+  rank: number;
+  world: number;
+  allReduce(w: GpuWeights, info: unknown): Promise<unknown[]>;
+}
+
 /** AdamW's state on the host (checkpoints): the step counter and both moments by parameter name. */
 export interface AdamWSnapshot {
   step: number;

@@ -23,7 +23,7 @@ import {
   type BatchTotals, entropyGradWeights, type GrpoConfig, type GrpoMetrics, groupAdvantages, grpoLoss, keepGroups, selectTokens,
   creditSteps, tokenAdvantagesFromSteps, tokenAdvantagesFromTurns, turnStartsOf, type TokenSelection, trainingRewards, turnAdvantages, turnRewardsFromRunningTotals, validateGrpoConfig,
 } from './grpo';
-import { AdamWState } from '../optimizerState';
+import { AdamWState, type GradientShard } from '../optimizerState';
 import { buildRlBatch, type RlBatch } from './rlBatch';
 import type { Trajectory } from './trajectory';
 
@@ -165,8 +165,14 @@ export class GrpoTrainer {
     this.refLogp = this.reference ? rt.empty([N], 'f32', 'grpo.refLogp') : null;
   }
 
-  /** One optimizer step on `trajs` (whole groups of G, contiguous); `lr` overrides cfg.lr (schedules). */
-  async step(trajs: readonly Trajectory[], lr = this.cfg.lr): Promise<GrpoStepResult> {
+  /**
+   * One optimizer step on `trajs` (whole groups of G, contiguous); `lr` overrides cfg.lr (schedules).
+   * Data parallel (`shard`, src/shard/dataParallel.ts): every rank is given the same trajectories,
+   * lays out the same micro-batches and runs its contiguous share of them; the loss is already
+   * normalised by the whole batch's totals, so summing the ranks' gradients gives the one-process
+   * step, and each rank's per-micro-batch metrics are gathered so every rank reports the same.
+   */
+  async step(trajs: readonly Trajectory[], lr = this.cfg.lr, shard?: GradientShard): Promise<GrpoStepResult> {
     const { grpo } = this.cfg;
     const G = grpo.groupSize;
     const rewards = trainingRewards(trajs, grpo);
@@ -193,9 +199,12 @@ export class GrpoTrainer {
       rows: this.cfg.microBatchRows, seqLen: this.cfg.seqLen, padId: 0, maskTruncated: grpo.maskTruncated, pack: this.cfg.pack, sharePrefix: this.cfg.sharePrefix ? { groupSize: G } : undefined,
     });
     const truncated = used.map((t) => t.truncated);
-    const parts: GrpoMetrics[] = [];
+    let parts: GrpoMetrics[] = [];
     this.w.zeroGrads();
-    for (const mb of batch.micro) {
+    const M = batch.micro.length;
+    const [lo, hi] = shard ? [Math.floor((shard.rank * M) / shard.world), Math.floor(((shard.rank + 1) * M) / shard.world)] : [0, M];
+    let skippedHere: { reason: string; metrics: GrpoMetrics } | null = null;
+    for (const mb of batch.micro.slice(lo, hi)) {
       this.forward(mb.rows);
       const loss: MicroBatchLoss = {
         oldLogp: mb.oldLogp, mask: mb.mask, seqIndex: mb.seqIndex, advantages, truncated, batchTotals: batch.totals,
@@ -203,9 +212,19 @@ export class GrpoTrainer {
           : steps ? tokenAdvantagesFromSteps(mb.seqIndex, mb.tokenIndex, advantages, steps) : undefined,
       };
       const res = this.lossOn === 'gpu' ? await this.gpuLossBackward(loss) : await this.hostLossBackward(loss);
-      if (res.skipped) return { ...base, skipped: true, reason: res.reason, metrics: { ...groupMetrics, ...res.metrics }, trainedTokens: 0, processedTokens: 0, episodeTokens: 0 };
+      if (res.skipped) {
+        skippedHere = { reason: res.reason, metrics: res.metrics };
+        break;
+      }
       parts.push(res.metrics);
     }
+    if (shard) {
+      // every rank joins the reduce, also one that stopped early: the first skip in micro-batch order wins
+      const all = (await shard.allReduce(this.w, { parts, skipped: skippedHere })) as { parts: GrpoMetrics[]; skipped: typeof skippedHere }[];
+      skippedHere = all.find((x) => x.skipped)?.skipped ?? null;
+      parts = all.flatMap((x) => x.parts);
+    }
+    if (skippedHere) return { ...base, skipped: true, reason: skippedHere.reason, metrics: { ...groupMetrics, ...skippedHere.metrics }, trainedTokens: 0, processedTokens: 0, episodeTokens: 0 };
     const c = this.cfg;
     const stats = await this.opt.apply({ lr, beta1: c.beta1, beta2: c.beta2, eps: c.eps, weightDecay: c.weightDecay }, c.maxGradNorm);
     const metrics: GrpoMetrics = { ...mergeMetrics(parts), ...groupMetrics, grad_norm: stats.norm, lr, response_length: batch.totals.tokens / Math.max(batch.totals.sequences, 1) };

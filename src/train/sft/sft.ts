@@ -9,7 +9,7 @@ import { planActivations, planBackwardScratch, releaseActivations, releaseBackwa
 import { supervisedLoss, supervisedStep } from '../../model/trainStep';
 import type { GpuWeights } from '../../model/weights';
 import { Rng } from '../../util/rng';
-import { AdamWState, type AdamWSnapshot } from '../optimizerState';
+import { AdamWState, type AdamWSnapshot, type GradientShard } from '../optimizerState';
 import { learningRate } from '../schedule';
 
 export interface SftConfig {
@@ -156,6 +156,14 @@ export function sharedOpeningRows(docs: readonly EncodedDoc[], T: number, padId:
   return packSharedPrefixRows(ordered, groupOf, { seqLen: T, padId, pack: true }).rows;
 }
 
+/** Rows [from, from + count) of a stacked (B, T) batch (views, no copy). */
+function sliceRows(batch: PackedRow, from: number, count: number, T: number): PackedRow {
+  const cut = <A extends Int32Array | Float32Array>(a: A) => a.subarray(from * T, (from + count) * T) as A;
+  return { inputIds: cut(batch.inputIds), targets: cut(batch.targets), mask: cut(batch.mask), segments: cut(batch.segments), positions: cut(batch.positions) };
+}
+
+const maskSum = (mask: Float32Array) => mask.reduce((a, m) => a + m, 0);
+
 /** Non-padding tokens of a batch (padding positions have segment −1). */
 function processed(segments: Int32Array): number {
   let n = 0;
@@ -202,6 +210,14 @@ export interface SftResume {
   from?: { state: SftLoopState; optimizer: AdamWSnapshot };
   afterStep?: (state: SftLoopState, opt: AdamWState, w: GpuWeights) => Promise<void>;
   stopAfter?: number;
+  /**
+   * Data parallel (src/shard/dataParallel.ts): every rank draws the same global batch of B rows and
+   * trains rows [rank·B/world, (rank+1)·B/world). With allReduce, each rank's loss weights are
+   * normalised by the GLOBAL batch's mask sum and the gradients summed across ranks, so N ranks at
+   * batch B take the steps one process takes at batch B. Without it, each rank trains on its rows
+   * alone (DiLoCo's inner steps; a caller averages the weights every few steps).
+   */
+  shard?: Omit<GradientShard, 'allReduce'> & Partial<Pick<GradientShard, 'allReduce'>>;
 }
 
 export async function trainSft(
@@ -219,8 +235,11 @@ export async function trainSft(
   const heldRows = data.heldout?.length ? rowsOf(data.heldout) : [];
   if (trainRows.length === 0) throw new Error('SFT: no training conversations');
   const sampler = new RowSampler(trainRows, B, T, cfg.seed);
-  const acts = planActivations(rt, w.cfg, B, T, w.lora?.lora);
-  const scratch = planBackwardScratch(rt, w.cfg, B, T, w.lora?.lora);
+  const shard = resume.shard;
+  if (shard && (B % shard.world !== 0 || shard.rank < 0 || shard.rank >= shard.world)) throw new Error(`SFT data parallel: batch ${B} must split evenly over ${shard.world} ranks (rank ${shard.rank})`);
+  const rows = shard ? B / shard.world : B; // rows this process runs
+  const acts = planActivations(rt, w.cfg, rows, T, w.lora?.lora);
+  const scratch = planBackwardScratch(rt, w.cfg, rows, T, w.lora?.lora);
   const opt = new AdamWState(rt, w);
   const history: SftMetrics[] = [];
   if (resume.from) {
@@ -237,12 +256,16 @@ export async function trainSft(
       let tokens = 0;
       let processedTokens = 0;
       for (let micro = 0; micro < cfg.gradAccumSteps; micro++) {
-        const batch = sampler.next();
-        const { loss } = await supervisedStep(rt, w, acts, scratch, batch, 1 / cfg.gradAccumSteps);
-        lossSum += loss;
+        const global = sampler.next();
+        const batch = shard ? sliceRows(global, shard.rank * rows, rows, T) : global;
+        // this rank's share of the global micro-batch's mean: its mask sum over the global one
+        const share = shard?.allReduce ? Math.max(maskSum(batch.mask), 1) / Math.max(maskSum(global.mask), 1) : 1;
+        const { loss } = await supervisedStep(rt, w, acts, scratch, batch, share / cfg.gradAccumSteps);
+        lossSum += loss * share;
         tokens += scored(batch.mask);
         processedTokens += processed(batch.segments);
       }
+      if (shard?.allReduce) lossSum = (await shard.allReduce(w, lossSum)).reduce<number>((a, x) => a + Number(x), 0);
       const lr = learningRate({ lr: cfg.lr, warmupSteps: cfg.warmupSteps, totalSteps: cfg.steps, minLrRatio: cfg.minLrRatio }, step);
       const stats = await opt.apply({ lr, beta1: cfg.beta1, beta2: cfg.beta2, eps: cfg.eps, weightDecay: cfg.weightDecay }, cfg.maxGradNorm);
       const loss = lossSum / cfg.gradAccumSteps;

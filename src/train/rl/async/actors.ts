@@ -117,7 +117,8 @@ export interface TrainStepOutput extends GrpoStepResult {
 
 export class TrainerActor {
   readonly w: GpuWeights;
-  private readonly trainer: GrpoTrainer;
+  /** The GRPO trainer (its optimizer and KL reference are what a checkpoint saves and restores). */
+  readonly grpo: GrpoTrainer;
   /** Updates applied so far: the version of the current weights. */
   version = 0;
 
@@ -128,12 +129,12 @@ export class TrainerActor {
     cfg: GrpoTrainerConfig,
   ) {
     this.w = new GpuWeights(rt, model, initial);
-    this.trainer = new GrpoTrainer(rt, this.w, cfg);
+    this.grpo = new GrpoTrainer(rt, this.w, cfg);
   }
 
   async train(trajs: Trajectory[], lr: number): Promise<TrainStepOutput> {
     const t0 = performance.now();
-    const r = await this.trainer.step(trajs, lr);
+    const r = await this.grpo.step(trajs, lr);
     if (!r.skipped) this.version++;
     return { ...r, version: this.version, seconds: (performance.now() - t0) / 1000 };
   }
@@ -144,7 +145,7 @@ export class TrainerActor {
   }
 
   destroy(): void {
-    this.trainer.destroy();
+    this.grpo.destroy();
     this.w.destroy();
   }
 }

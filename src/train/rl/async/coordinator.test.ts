@@ -63,6 +63,22 @@ describe('runAsyncRl (fake pool)', () => {
     expect(pool.timeline.filter((e) => e.kind === 'train').map((e) => e.slot).sort()).toEqual([0, 1, 2, 3, 4, 5]);
   });
 
+  it('records each step\'s slot; a resume trains the slots its checkpoint had not (out of order after a drop), each once', async () => {
+    const first = fakePool({ rolloutMs: 10, trainMs: 10, rollout, rolloutMsByActor: [10, 300] });
+    const before = await runAsyncRl(first, config({ staleness: 1, steps: 6, rolloutActors: 2 }));
+    const slots = before.map((r) => r.metrics['async/slot']);
+    expect(slots).toEqual(first.timeline.filter((e) => e.kind === 'train').map((e) => e.slot));
+    expect(slots).not.toEqual([0, 1, 2, 3, 4, 5]); // slot 1 was dropped and replayed later
+    // resume after 3 steps of that run: the slots trained then, and only the others, follow
+    const cut = 3;
+    const pool = fakePool({ rolloutMs: 10, trainMs: 10, rollout });
+    const after = await runAsyncRl(pool, config({ staleness: 1, steps: 6, from: { step: cut, slotsTrained: slots.slice(0, cut) } }));
+    expect(after.map((r) => r.step)).toEqual([4, 5, 6]);
+    expect([...slots.slice(0, cut), ...after.map((r) => r.metrics['async/slot'])].sort()).toEqual([0, 1, 2, 3, 4, 5]);
+    // a checkpoint whose slots do not fit its steps is refused, not guessed at
+    await expect(runAsyncRl(fakePool({ rolloutMs: 10, trainMs: 10, rollout }), config({ steps: 6, from: { step: 2, slotsTrained: [0, 0] } }))).rejects.toThrow(/trained slots \[0, 0\] do not fit its 2 steps/);
+  });
+
   it('restarts a crashed rollout actor, loses only its job, and still trains every step', async () => {
     const pool = fakePool({ rolloutMs: 10, trainMs: 10, rollout });
     const records = await runAsyncRl(injectFaults(pool, { crashJobs: [1] }), config({ steps: 4 }));

@@ -28,6 +28,13 @@ export interface AsyncRlConfig extends RlLoopConfig {
   hangTimeoutMs: number;
   /** Give up after this many actor restarts in one run. */
   maxRestarts: number;
+  /**
+   * Continue a run after `step` trainer steps (a checkpoint; the trainer already holds its state).
+   * `slotsTrained`: the slots those steps trained (the records' 'async/slot'). Slots are trained in
+   * arrival order, so after a crash, a re-assignment or a stale drop they are not 0 … step − 1; the
+   * slots below the highest one that were not trained are handed out first. Without it: 0 … step − 1.
+   */
+  from?: { step: number; slotsTrained?: readonly number[] };
 }
 
 /** Counters the step records report (cumulative over the run). */
@@ -74,7 +81,7 @@ export async function runAsyncRl(pool: ActorPool, cfg: AsyncRlConfig, onStep?: (
   const counters: Counters = { restarts: 0, lostEpisodes: 0, staleDropped: 0 };
   const queue = new BatchQueue();
   let latest: PackedWeights = await pool.trainer.snapshot();
-  let stepsDone = 0;
+  let stepsDone = cfg.from?.step ?? 0;
   let stopped = false;
   let fatal: Error | null = null;
   // Resolves (and is replaced) whenever a step finishes or a slot is handed back: producers re-check.
@@ -86,7 +93,16 @@ export async function runAsyncRl(pool: ActorPool, cfg: AsyncRlConfig, onStep?: (
     w();
   };
   const retrySlots: number[] = [];
-  let nextSlot = 0;
+  let nextSlot = stepsDone;
+  const trained = cfg.from?.slotsTrained;
+  if (trained) {
+    if (trained.length !== stepsDone || new Set(trained).size !== trained.length || trained.some((x) => !Number.isInteger(x) || x < 0 || x >= cfg.steps)) {
+      throw new Error(`async RL: the checkpoint's trained slots [${trained.join(', ')}] do not fit its ${stepsDone} steps of ${cfg.steps}: resume from another checkpoint`);
+    }
+    nextSlot = trained.length ? Math.max(...trained) + 1 : 0;
+    const done = new Set(trained);
+    for (let s = 0; s < nextSlot; s++) if (!done.has(s)) retrySlots.push(s);
+  }
   const episodesPerJob = cfg.tasksPerStep * cfg.rollout.groupSize;
 
   const jobFor = (slot: number): RolloutJob => ({ slot, firstTask: slot * cfg.tasksPerStep, tasks: cfg.tasksPerStep, seed: mixSeeds(cfg.seed, 0x5201) });
@@ -152,6 +168,7 @@ export async function runAsyncRl(pool: ActorPool, cfg: AsyncRlConfig, onStep?: (
       const tSync = performance.now();
       if (!out.skipped) latest = await pool.trainer.snapshot();
       const record = buildStepRecord(stepsDone + 1, trainerVersion, batch.trajectories, out, { rolloutSeconds: batch.seconds, trainSeconds: out.seconds, generatedTokens: batch.generatedTokens }, {
+        'async/slot': batch.slot, // which tasks this step trained (a resume needs it: slots arrive out of order)
         'async/staleness_bound': cfg.staleness,
         'async/restarts': counters.restarts,
         'async/lost_episodes': counters.lostEpisodes,

@@ -21,6 +21,8 @@ export interface TrainerHandle {
   /** The current weights with their version. */
   snapshot(): Promise<PackedWeights>;
   terminate(): Promise<void>;
+  /** The trainer itself when it lives in this thread (checkpoints read and restore its state). */
+  local?: TrainerActor;
 }
 
 /** Creates the trainer once and rollout actors on demand (again after a crash). */
@@ -59,6 +61,7 @@ export function inProcessPool(opts: InProcessPoolOptions): ActorPool {
       train: (trajs, lr) => trainerActor.train(trajs, lr),
       snapshot: () => trainerActor.snapshot(),
       terminate: async () => trainerActor.destroy(),
+      local: trainerActor,
     },
     async createRollout(index, weights) {
       const rt = opts.rolloutRuntimes?.length ? opts.rolloutRuntimes[index % opts.rolloutRuntimes.length] : opts.rt;

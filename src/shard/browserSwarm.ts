@@ -1,0 +1,79 @@
+// The swarm in a page: builds a SwarmSession from a link with the browser's parts — tabs
+// (BroadcastChannel + Web Locks) or machines (js-libp2p through a relay) — a GPU device on the page
+// thread for the leader's trainer and the rollout actor, checkpoints in one IndexedDB per run, the
+// "finished" mark in localStorage, and the page's visibility for heartbeats.
+import { acquireDevice, type FeatureLevelChoice } from '../gpu/device';
+import { GpuRuntime } from '../gpu/runtime';
+import type { PipelineConfig } from '../pipeline/config';
+import type { ModelConfig } from '../model/config';
+import { IdbBackend } from '../storage/idbBackend';
+import { newMemberId, newRunId, newSecret } from './auth';
+import type { Libp2pTransport } from './libp2pTransport';
+import { type SwarmLink, swarmUrl } from './link';
+import { type LockManagerLike, SwarmSession } from './session';
+import { TabTransport } from './tabTransport';
+
+export interface BrowserSwarmOptions {
+  featureLevel: FeatureLevelChoice;
+  log?: (line: string) => void;
+  /** Test knobs (heartbeats, silence window, chunk deadline), ms. */
+  timing?: { heartbeatMs?: number; silenceMs?: number; chunkDeadlineMs?: number };
+}
+
+export interface BrowserSwarm {
+  session: SwarmSession;
+  link: SwarmLink;
+  /** The "join this run" URL. */
+  url: string;
+  transport: TabTransport | Libp2pTransport;
+}
+
+const visible = () => typeof document === 'undefined' || document.visibilityState === 'visible';
+
+/** A new run's link: tabs only (no relay), or machines through `relay` with this page's peer id as leader. */
+export function newLink(config: PipelineConfig, extra: { model?: ModelConfig; relay?: string; leader?: string } = {}): SwarmLink {
+  return { v: 1, run: newRunId(), secret: newSecret(), config, ...(extra.model ? { model: extra.model } : {}), ...(extra.relay ? { relay: extra.relay, leader: extra.leader } : {}) };
+}
+
+/**
+ * Joins (or, as `lead`, starts) the run of `link`. Machines: `lead` starts a node on the relay and
+ * puts its own peer id into the link; a joiner dials the link's leader.
+ */
+export async function startBrowserSwarm(linkIn: SwarmLink | { config: PipelineConfig; model?: ModelConfig; relay?: string }, o: BrowserSwarmOptions & { lead?: boolean }): Promise<BrowserSwarm> {
+  const log = o.log ?? (() => {});
+  let link: SwarmLink;
+  let transport: TabTransport | Libp2pTransport;
+  const overMachines = 'relay' in linkIn && linkIn.relay;
+  if (overMachines) {
+    const { Libp2pTransport } = await import('./libp2pTransport'); // libp2p loads only for runs across machines
+    const t = await Libp2pTransport.start({ relay: linkIn.relay!, log });
+    transport = t;
+    link = 'run' in linkIn ? linkIn : newLink(linkIn.config, { model: linkIn.model, relay: linkIn.relay, leader: t.selfId });
+  } else {
+    link = 'run' in linkIn ? linkIn : newLink(linkIn.config, { model: linkIn.model });
+    transport = new TabTransport(newMemberId(), link.run);
+  }
+  const locks = overMachines ? null : ((navigator as Navigator & { locks?: LockManagerLike }).locks ?? null);
+  if (!overMachines && !locks) throw new Error('this browser has no Web Locks API (navigator.locks), which tabs need to elect a leader: use a current Chrome, Edge, Firefox or Safari');
+  const finishedKey = `tabforge-swarm-finished/${link.run}`;
+  let rt: Promise<GpuRuntime> | null = null;
+  const session = new SwarmSession({
+    link, transport, locks, lead: overMachines ? link.leader === transport.selfId : undefined,
+    runtime: () => (rt ??= acquireDevice({ featureLevel: o.featureLevel }).then((ctx) => new GpuRuntime(ctx, { timing: false }))),
+    store: () => IdbBackend.open(`tabforge-swarm-${link.run}`),
+    finished: { get: () => localStorage.getItem(finishedKey) === '1', set: () => localStorage.setItem(finishedKey, '1') },
+    visible, log, ...o.timing,
+  });
+  await session.start();
+  if (overMachines && link.leader !== transport.selfId) {
+    const t = transport as Libp2pTransport;
+    try {
+      await t.connect(link.leader!);
+    } catch (e) {
+      throw new Error(`could not reach the run's leader through the relay (${(e as Error).message}): is the leader's page still open?`);
+    }
+    await session.node.hello(link.leader!, false);
+  }
+  if (overMachines) (transport as Libp2pTransport).onRelayLost((why) => session.note(`${why}: members already connected keep working over WebRTC; new members cannot join until it is back`));
+  return { session, link, url: swarmUrl(location.href, link), transport };
+}

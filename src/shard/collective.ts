@@ -1,0 +1,104 @@
+// The one collective data parallelism needs: all-gather, in rank order. Each rank sends its bytes
+// (gradients, parameter deltas) and a little JSON (losses, metrics) for round r; every rank gets
+// every rank's contribution for round r, its own included, ordered by rank, and adds them up the
+// same way — so all ranks hold bit-identical sums. A rank that claims another's place, repeats a
+// round, runs too far ahead or sends nothing within the timeout stops the collective with a
+// message naming it (data parallelism needs every rank for every step).
+import type { HeaderOf } from './protocol';
+import type { SwarmNode } from './swarmNode';
+
+export interface Contribution {
+  bytes: Uint8Array;
+  info: unknown;
+}
+
+/** JSON that keeps NaN and ±Infinity (metrics can hold them; plain JSON turns them into null). */
+export function encodeInfo(info: unknown): string {
+  return JSON.stringify(info, (_k, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? { $num: String(v) } : v));
+}
+
+export function decodeInfo(text: string): unknown {
+  return JSON.parse(text, (_k, v: unknown) => {
+    const n = (v as { $num?: unknown } | null)?.$num;
+    return typeof n === 'string' && ['NaN', 'Infinity', '-Infinity'].includes(n) ? Number(n) : v;
+  });
+}
+
+export class Collective {
+  private round = 0;
+  private readonly inbox = new Map<string, Contribution>();
+  private failure: Error | null = null;
+  private wake: () => void = () => {};
+
+  constructor(
+    private readonly node: SwarmNode,
+    /** Names this collective (several may share a swarm). */
+    readonly group: string,
+    readonly rank: number,
+    /** Member id of every rank, in rank order. */
+    readonly ranks: readonly string[],
+    private readonly timeoutMs = 120_000,
+  ) {
+    if (ranks[rank] !== node.selfId) throw new Error(`collective '${group}': rank ${rank} is ${ranks[rank]}, not this member (${node.selfId})`);
+    node.on('gather', (from, m) => this.onGather(from, m.h, m.p ?? new Uint8Array(0)));
+    node.onLeave((id, why) => {
+      const r = ranks.indexOf(id);
+      if (r >= 0 && r !== rank) this.fail(new Error(`rank ${r} (${id}) left (${why}): the data-parallel run cannot go on without it`));
+    });
+  }
+
+  get world(): number {
+    return this.ranks.length;
+  }
+
+  private fail(e: Error): void {
+    this.failure ??= e;
+    this.wake();
+  }
+
+  private onGather(from: string, h: HeaderOf<'gather'>, bytes: Uint8Array): void {
+    if (h.group !== this.group) return;
+    const problem = h.world !== this.world ? `says the group has ${h.world} ranks, it has ${this.world}`
+      : this.ranks[h.rank] !== from ? `claims rank ${h.rank}, which is ${this.ranks[h.rank]}`
+      : h.round < this.round - 1 || h.round > this.round + 1 ? `sent round ${h.round} while this rank is at round ${this.round}`
+      : this.inbox.has(`${h.round}:${h.rank}`) ? `sent round ${h.round} twice`
+      : null;
+    if (problem) {
+      this.node.drop(from, `collective '${this.group}': ${problem}`);
+      return this.fail(new Error(`collective '${this.group}': ${from} ${problem}`));
+    }
+    let info: unknown;
+    try {
+      info = decodeInfo(h.info);
+    } catch {
+      this.node.drop(from, `collective '${this.group}': side-information is not JSON`);
+      return this.fail(new Error(`collective '${this.group}': ${from} sent side-information that is not JSON`));
+    }
+    this.inbox.set(`${h.round}:${h.rank}`, { bytes: bytes.slice(), info });
+    this.wake();
+  }
+
+  /** Every rank's contribution to the next round, in rank order. */
+  async allGather(bytes: Uint8Array, info: unknown): Promise<Contribution[]> {
+    const r = this.round++;
+    this.inbox.set(`${r}:${this.rank}`, { bytes, info });
+    const h: HeaderOf<'gather'> = { t: 'gather', group: this.group, round: r, rank: this.rank, world: this.world, bytes: bytes.byteLength, info: encodeInfo(info) };
+    if (this.node.transport.kind === 'tabs') await this.node.say(null, { h, p: bytes }); // one post reaches every tab
+    else for (const [k, id] of this.ranks.entries()) if (k !== this.rank) await this.node.say(id, { h, p: bytes });
+    const deadline = performance.now() + this.timeoutMs;
+    for (;;) {
+      if (this.failure) throw this.failure;
+      const missing = this.ranks.findIndex((_, k) => !this.inbox.has(`${r}:${k}`));
+      if (missing < 0) break;
+      const left = deadline - performance.now();
+      if (left <= 0) throw new Error(`collective '${this.group}': rank ${missing} (${this.ranks[missing]}) sent nothing for round ${r} within ${this.timeoutMs / 1000} s`);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, Math.min(left, 1000));
+        this.wake = () => (clearTimeout(timer), resolve());
+      });
+    }
+    const out = this.ranks.map((_, k) => this.inbox.get(`${r}:${k}`)!);
+    for (let k = 0; k < this.world; k++) this.inbox.delete(`${r}:${k}`);
+    return out;
+  }
+}

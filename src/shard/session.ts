@@ -1,0 +1,296 @@
+// One member's part in a swarm run, whatever carries it (tabs or libp2p):
+//   - every member is a rollout member (RolloutMember) until it leads;
+//   - tabs elect the leader with the Web Locks API: the holder of `tabforge-swarm-leader/<run>`
+//     leads; when its tab closes the browser hands the lock to the next tab, which resumes the run
+//     from the newest complete checkpoint in IndexedDB and tells everyone ("took over from …");
+//   - across machines the link's creator leads (its checkpoints are on its own disk, so no other
+//     machine can take over; members are told the run stopped when it leaves).
+// The leader runs the PipelineConfig with the runner (SFT and evaluations on its own device, GRPO
+// through the async coordinator with the swarm's rollout actors), checkpointing every step.
+import type { GpuRuntime } from '../gpu/runtime';
+import { type ModelConfig, PRESETS } from '../model/config';
+import type { PipelineConfig } from '../pipeline/config';
+import { resumePipeline } from '../pipeline/resume';
+import { runPipeline } from '../pipeline/runner';
+import type { CheckpointBackend } from '../storage/backend';
+import { RolloutActor, type RolloutActorSpec } from '../train/rl/async/actors';
+import { inProcessPool, type RolloutHandle } from '../train/rl/async/handles';
+import type { PackedWeights } from '../train/rl/async/weights';
+import type { RlStepRecord } from '../train/rl/rlMetrics';
+import { payloadLimits, swarmRolloutSpec } from './swarmSpec';
+import type { SwarmLink } from './link';
+import { RolloutMember } from './rolloutMember';
+import { RolloutScheduler, type SchedulerStats } from './rolloutScheduler';
+import { type MemberInfo, type MemberStatus, SwarmNode } from './swarmNode';
+import { swarmPool } from './swarmPool';
+import type { SwarmTransport } from './transport';
+
+/** The part of the Web Locks API the election needs (navigator.locks; a memory version in Node tests). */
+export interface LockManagerLike {
+  request(name: string, options: { signal?: AbortSignal }, callback: () => Promise<void>): Promise<unknown>;
+}
+
+export interface SessionOptions {
+  link: SwarmLink;
+  transport: SwarmTransport;
+  /** Tabs: leader election through these locks. Null: `lead` decides (machines). */
+  locks: LockManagerLike | null;
+  /** Machines: this member started the run and leads it. */
+  lead?: boolean;
+  /** This member's device (acquired when first needed: leading or playing a job). */
+  runtime: () => Promise<GpuRuntime>;
+  /** Where the leader's checkpoints go (tabs: one IndexedDB per run, shared by its tabs). */
+  store: () => Promise<CheckpointBackend>;
+  /** A rollout actor for a job (default: RolloutActor on this member's device). */
+  makeActor?: (spec: RolloutActorSpec, weights: PackedWeights) => Promise<RolloutHandle>;
+  /** Whether the page is visible (heartbeats say so; hidden tabs are throttled). */
+  visible?: () => boolean;
+  heartbeatMs?: number;
+  silenceMs?: number;
+  chunkDeadlineMs?: number;
+  /** Remembers that the run finished (tabs: localStorage), so no tab takes over a finished run. */
+  finished?: { get(): boolean; set(): void };
+  /** Checkpoint every N GRPO/SFT steps (default 1: a takeover loses at most one step). */
+  checkpointEvery?: number;
+  log?: (line: string) => void;
+}
+
+export type SessionRole = 'rollout' | 'leader';
+
+/** What the page shows. */
+export interface SwarmView {
+  runId: string;
+  selfId: string;
+  role: SessionRole;
+  /** The member leading now (null: not known yet). */
+  leaderId: string | null;
+  members: MemberInfo[];
+  self: MemberStatus;
+  /** Steps done of the GRPO stage running, and its length. */
+  step: number;
+  steps: number;
+  /** Trajectories the leader trained on per member id (leader only). */
+  trajectoriesBy: Record<string, number>;
+  scheduler: SchedulerStats | null;
+  /** Things a person should know (takeovers, refusals, drops), newest last. */
+  notes: string[];
+  state: 'joining' | 'running' | 'done' | 'failed' | 'refused';
+  error: string | null;
+}
+
+export class SwarmSession {
+  readonly node: SwarmNode;
+  readonly member: RolloutMember;
+  private readonly model: ModelConfig;
+  private readonly cfg: PipelineConfig;
+  private role: SessionRole = 'rollout';
+  private leaderId: string | null = null;
+  private scheduler: RolloutScheduler | null = null;
+  private readonly trajectoriesBy: Record<string, number> = {};
+  private readonly notes: string[] = [];
+  private state: SwarmView['state'] = 'joining';
+  private error: string | null = null;
+  private grpoStage = -1;
+  private step = 0;
+  private steps = 0;
+  private version = -1;
+  private rt: Promise<GpuRuntime> | null = null;
+  private readonly stopElection = new AbortController();
+  private readonly listeners: ((v: SwarmView) => void)[] = [];
+  readonly records: RlStepRecord[] = [];
+  /** Task ids trained at each GRPO step this member led (the ledger tests read: nothing lost or counted twice). */
+  readonly trained = new Map<number, string[]>();
+  private abandoned = false;
+  private readonly log: (line: string) => void;
+  /** Resolves when this member's leadership ends (run done or failed). */
+  leading: Promise<void> | null = null;
+
+  constructor(private readonly o: SessionOptions) {
+    this.log = o.log ?? (() => {});
+    this.cfg = o.link.config;
+    this.model = o.link.model ?? PRESETS[this.cfg.preset];
+    this.node = new SwarmNode({
+      transport: o.transport, runId: o.link.run, secret: o.link.secret, limits: payloadLimits(this.cfg, this.model),
+      status: () => this.status(), heartbeatMs: o.heartbeatMs, silenceMs: o.silenceMs, log: (l) => this.log(l),
+    });
+    this.member = new RolloutMember({
+      node: this.node,
+      specFor: (s) => swarmRolloutSpec(this.cfg, s, this.model),
+      makeActor: o.makeActor ?? (async (spec, w) => this.inProcessActor(spec, w)),
+      log: (l) => this.log(l),
+    });
+    this.node.onJoin(() => this.changed());
+    this.node.onLeave((id, why) => {
+      if (id === this.leaderId) {
+        this.leaderId = null;
+        this.note(o.locks ? `the leader ${id} left (${why}); the next tab in line takes over from the newest checkpoint` : `the leader ${id} left (${why}): this run cannot go on without it (its checkpoints are on its own machine)`);
+      }
+      this.changed();
+    });
+    this.node.onRefused((reason) => {
+      this.state = 'refused';
+      this.error = reason;
+      this.note(`refused: ${reason}`);
+    });
+    this.node.on('leader', (from, m) => {
+      this.leaderId = from;
+      this.note(m.h.resumedFrom ? `${from} took over as leader from checkpoint ${m.h.resumedFrom} (step ${m.h.step})` : `${from} leads the run`);
+    });
+    this.node.on('done', (from, m) => {
+      this.state = 'done';
+      this.note(`${from}: ${m.h.text}`);
+      this.stopElection.abort();
+    });
+  }
+
+  private async inProcessActor(spec: RolloutActorSpec, w: PackedWeights): Promise<RolloutHandle> {
+    const actor = await RolloutActor.create(await this.runtime(), spec, w);
+    return { setWeights: async (p) => actor.setWeights(p), rollout: (job) => actor.rollout(job), terminate: async () => actor.destroy() };
+  }
+
+  private runtime(): Promise<GpuRuntime> {
+    this.rt ??= this.o.runtime();
+    return this.rt;
+  }
+
+  private status(): MemberStatus {
+    const leading = this.role === 'leader';
+    return {
+      role: leading ? 'leader' : 'rollout', version: leading ? this.version : this.member.version,
+      rolloutsPerSec: this.member.rolloutsPerSec, busy: leading ? this.state === 'running' : this.member.busy,
+      visible: this.o.visible?.() ?? true, stage: leading ? this.grpoStage : -1, step: this.step,
+    };
+  }
+
+  view(): SwarmView {
+    const members = [...this.node.members.values()];
+    for (const m of members) if (m.role === 'leader' && this.role !== 'leader') this.leaderId ??= m.id;
+    return {
+      runId: this.o.link.run, selfId: this.node.selfId, role: this.role, leaderId: this.role === 'leader' ? this.node.selfId : this.leaderId,
+      members, self: this.status(), step: this.step, steps: this.steps, trajectoriesBy: { ...this.trajectoriesBy },
+      scheduler: this.scheduler ? { ...this.scheduler.stats, trajectoriesBy: { ...this.scheduler.stats.trajectoriesBy } } : null,
+      notes: [...this.notes], state: this.state, error: this.error,
+    };
+  }
+
+  onChange(f: (v: SwarmView) => void): void {
+    this.listeners.push(f);
+  }
+
+  private changed(): void {
+    const v = this.view();
+    for (const f of this.listeners) f(v);
+  }
+
+  /** Adds a line to what the page shows about the run. */
+  note(line: string): void {
+    this.notes.push(line);
+    if (this.notes.length > 50) this.notes.shift();
+    this.log(line);
+    this.changed();
+  }
+
+  /** Joins the run: announces itself, plays jobs, and (tabs) waits in line to lead. */
+  async start(): Promise<void> {
+    await this.node.start();
+    if (this.o.locks) {
+      const name = `tabforge-swarm-leader/${this.o.link.run}`;
+      void this.o.locks.request(name, { signal: this.stopElection.signal }, () => this.lead()).catch((e: unknown) => {
+        if ((e as Error).name !== 'AbortError') this.fail(e);
+      });
+    } else if (this.o.lead) {
+      void this.lead();
+    }
+    if (this.state === 'joining') this.state = 'running';
+    this.changed();
+  }
+
+  private fail(e: unknown): void {
+    this.state = 'failed';
+    this.error = e instanceof Error ? e.message : String(e);
+    this.note(`run failed: ${this.error}`);
+  }
+
+  /** Leads the run until it ends: resumes from the newest checkpoint when there is one. */
+  private lead(): Promise<void> {
+    this.leading = (async () => {
+      if (this.state === 'done') return;
+      if (this.o.finished?.get()) {
+        this.state = 'done';
+        return this.note('this run has finished already (another tab led it to its end)');
+      }
+      this.role = 'leader';
+      this.leaderId = this.node.selfId;
+      try {
+        const rt = await this.runtime();
+        const store = await this.o.store();
+        const found = await resumePipeline(rt, store, this.cfg, this.model);
+        for (const n of found?.notes ?? []) this.note(n);
+        if (found) this.note(`this tab took over as leader: resuming from checkpoint ${found.id} (stage ${found.stage}, step ${found.step})`);
+        else this.note('this member leads the run');
+        await this.node.say(null, { h: { t: 'leader', resumedFrom: found?.id ?? null, step: found?.step ?? 0, stage: found?.stage ?? -1 } });
+        this.state = 'running';
+        const result = await runPipeline(rt, this.cfg, {
+          log: (l) => this.log(l),
+          onStage: (i, s) => {
+            this.grpoStage = s.kind === 'grpo' ? i : -1;
+            this.steps = s.kind === 'grpo' || s.kind === 'sft' ? s.steps : 0;
+            this.step = found && found.stage === i ? found.step : 0; // a resumed stage continues after its checkpoint
+            this.changed();
+          },
+          onSft: (_i, m) => {
+            this.step = m.step;
+          },
+          onRlStep: (_i, r) => {
+            if (this.abandoned) throw new Error('this member was abandoned');
+            this.records.push(r);
+            this.step = r.step;
+            this.version = r.version;
+            this.changed();
+          },
+        }, {
+          model: this.model, initial: found?.point.initial, resume: found?.point,
+          checkpoints: { store, every: this.o.checkpointEvery ?? 1, keepLast: 2 },
+          rolloutPool: ({ stage, spec, trainer, initial }) => {
+            const inner = inProcessPool({ rt, spec, trainer, initial });
+            const scheduler = new RolloutScheduler({
+              node: this.node, spec, stage, chunkDeadlineMs: this.o.chunkDeadlineMs, log: (l) => this.log(l),
+              local: async () => this.inProcessActor(spec, await inner.trainer.snapshot()),
+            });
+            this.scheduler = scheduler;
+            return swarmPool({ ...inner.trainer, train: async (trajs, lr) => {
+              const out = await inner.trainer.train(trajs, lr);
+              this.trained.set(this.step + 1, trajs.map((t) => t.taskId));
+              for (const [id, n] of Object.entries(scheduler.stats.trajectoriesBy)) this.trajectoriesBy[id] = n;
+              return out;
+            } }, scheduler, () => inner.close());
+          },
+        });
+        result.weights.destroy();
+        this.state = 'done';
+        this.o.finished?.set();
+        const text = `run finished: ${result.grpo.reduce((a, g) => a + g.history.length, 0)} GRPO steps${result.evals.length ? `; ${result.evals.map((e) => e.headline).join('; ')}` : ''}`;
+        this.note(text);
+        await this.node.say(null, { h: { t: 'done', text: text.slice(0, 2000) } });
+      } catch (e) {
+        this.fail(e);
+      }
+    })();
+    return this.leading;
+  }
+
+  /** Stops as a closed tab would (tests): no bye, nothing sent or received, the run stops at its next step. */
+  abandon(silence: () => void): void {
+    this.abandoned = true;
+    this.stopElection.abort();
+    silence();
+  }
+
+  /** Leaves the run: says bye, stops waiting to lead, releases the actor. */
+  async stop(reason = 'left the run'): Promise<void> {
+    this.stopElection.abort();
+    this.scheduler?.cancelAll(reason);
+    await this.member.close();
+    await this.node.stop(reason);
+  }
+}
