@@ -17,6 +17,7 @@ import type { RolloutActorSpec } from '../train/rl/async/actors';
 import { type ActorPool, inProcessPool } from '../train/rl/async/handles';
 import { loadWeightsInto } from '../train/rl/async/weights';
 import { grpoConfig } from '../train/rl/grpo';
+import { rowsForLogits, sftRowLength } from './trainingRows';
 import { groupAdvantages, groupsToKeep } from '../train/rl/grpo/advantages';
 import { DEFAULT_GRPO_TRAINER, type GrpoTrainerConfig } from '../train/rl/grpoTrainer';
 import { modelTurnGenerator } from '../train/rl/modelGenerator';
@@ -138,23 +139,6 @@ export function grpoLoopConfig(cfg: PipelineConfig, s: GrpoStageConfig, stageInd
       sharePrefix: true, seqLen, microBatchRows, lr: s.lr, pack: !singleTurn,
     },
   };
-}
-
-/** Logits of one micro-batch must fit one storage binding: 128 MiB on compatibility adapters (the smallest this runs on). */
-const LOGITS_BINDING_BYTES = 128 * 2 ** 20;
-
-/** Rows (≤ max, ≥ 1) whose (rows, T, V) float32 logits fit LOGITS_BINDING_BYTES. */
-export function rowsForLogits(T: number, V: number, max: number): number {
-  return Math.max(1, Math.min(max, Math.floor(LOGITS_BINDING_BYTES / (4 * T * V))));
-}
-
-/**
- * SFT row length: conversations that share their system block (every conversation of a task set)
- * hold it once per row, their rests as branches, so a row longer than one conversation packs
- * several (routing: ~7 per 768-token row instead of 2).
- */
-export function sftRowLength(cfg: PipelineConfig): number {
-  return Math.max(cfg.context.maxTotalTokens, 768);
 }
 
 /** Rows × tokens the pipeline trains at (the largest SFT batch or GRPO micro-batch): what a fit check must allow. */

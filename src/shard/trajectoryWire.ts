@@ -56,6 +56,8 @@ function trajectorySchema(e: ResultExpectation) {
       decidedAt: z.record(str(64), z.object({ turn: nonNegInt, char: nonNegInt }).strict()).optional(),
     }).strict(),
     turnTotals: z.array(finite).max(e.maxTurns),
+    turnComponents: z.array(z.record(str(64), finite.min(0).max(1))).max(e.maxTurns),
+    faults: z.record(str(64), z.number().int().min(0).max(e.maxTurns)),
     success: z.boolean(),
     turns: z.number().int().min(0).max(e.maxTurns),
     responseTokens: z.number().int().min(0).max(L),
