@@ -407,9 +407,9 @@ test('a second tab sees the running one, watches it live, cannot start a second 
   // nothing silent: the headless API refuses too
   expect(await second.evaluate((c) => window.tabforge.run(c), tinyPipeline())).toMatchObject({ code: 'busy' });
 
-  // join: the seam the sharding work fills (swarmHooks.ts); without it the page says so
+  // join: a form run trains in its own tab; the page points to the swarm panel's shared runs (swarmHooks.ts)
   await second.getByTestId('join-run').click();
-  await expect(second.getByTestId('notice-join')).toContainText('joining a run from another tab is not available in this build yet');
+  await expect(second.getByTestId('notice-join')).toContainText('start a shared run from the Swarm panel');
 
   // watch: the history so far from storage, then live steps
   await second.getByTestId('watch-run').click();

@@ -312,7 +312,7 @@ async function bootCheck(): Promise<boolean> {
     const text = who ? `A run is in progress in another tab of this browser: "${who.title}" (${describeStages(who.config as PipelineConfig)}), started ${new Date(who.startedAt).toLocaleTimeString('en-GB')}.` : 'A run is in progress in another tab of this browser.';
     notices.show('tab', `${text} Only one run at a time trains on this browser's storage, so Start is off here until it ends.`, [
       ...(who ? [{ label: 'Watch it here', testid: 'watch-run', primary: true, run: () => void session.watch(who) }] : []),
-      ...(who ? [{ label: swarmHooks().available() ? 'Join it' : 'Join it (not available yet)', testid: 'join-run', run: () => void swarmHooks().join({ runId: who.runId, config: who.config as PipelineConfig, origin: 'tab' }, (l) => runLog.add(l)).then((o) => notices.show('join', o.message)) }] : []),
+      ...(who ? [{ label: swarmHooks().available() ? 'Join it' : 'Train together…', testid: 'join-run', run: () => void swarmHooks().join({ runId: who.runId, config: who.config as PipelineConfig, origin: 'tab' }, (l) => runLog.add(l)).then((o) => notices.show('join', o.message)) }] : []),
     ]);
     return true;
   }
