@@ -14,7 +14,7 @@ import type { EncodedDoc } from '../data/packing';
 import { readChatJsonl } from '../data/chatJsonl';
 import { runAsyncRl } from '../train/rl/async/coordinator';
 import type { RolloutActorSpec } from '../train/rl/async/actors';
-import { type ActorPool, inProcessPool } from '../train/rl/async/handles';
+import { type ActorPool, inProcessPool, wrapRollouts } from '../train/rl/async/handles';
 import { loadWeightsInto } from '../train/rl/async/weights';
 import { grpoConfig } from '../train/rl/grpo';
 import { rowsForLogits, sftRowLength } from './trainingRows';
@@ -373,20 +373,9 @@ class Run {
 
 /** The pool with every finished rollout job reported (slot = the trainer step it is meant for, 0-based). */
 function tapRollouts(pool: ActorPool, see: (slot: number, trajs: Trajectory[]) => void): ActorPool {
-  return {
-    trainer: pool.trainer,
-    close: () => pool.close(),
-    async createRollout(index, weights) {
-      const inner = await pool.createRollout(index, weights);
-      return {
-        setWeights: (p) => inner.setWeights(p),
-        terminate: () => inner.terminate(),
-        rollout: async (job) => {
-          const r = await inner.rollout(job);
-          see(r.slot, r.trajectories);
-          return r;
-        },
-      };
-    },
-  };
+  return wrapRollouts(pool, (rollout) => async (job) => {
+    const r = await rollout(job);
+    see(r.slot, r.trajectories);
+    return r;
+  });
 }

@@ -98,9 +98,11 @@ export function inProcessPool(opts: InProcessPoolOptions): ActorPool {
   };
 }
 
-/** Wraps a pool so chosen rollout jobs crash or hang (counted over every actor the pool creates). */
-export function injectFaults(pool: ActorPool, plan: FaultPlan): ActorPool {
-  let jobs = 0;
+/**
+ * The pool with each rollout actor's `rollout` replaced by `wrap(inner rollout, actor index)`; the
+ * trainer, weights and lifetime calls pass through.
+ */
+export function wrapRollouts(pool: ActorPool, wrap: (rollout: RolloutHandle['rollout'], index: number) => RolloutHandle['rollout']): ActorPool {
   return {
     trainer: pool.trainer,
     close: () => pool.close(),
@@ -109,13 +111,19 @@ export function injectFaults(pool: ActorPool, plan: FaultPlan): ActorPool {
       return {
         setWeights: (p) => inner.setWeights(p),
         terminate: () => inner.terminate(),
-        rollout: (job) => {
-          const n = jobs++;
-          if (plan.crashJobs?.includes(n)) return Promise.reject(new Error(`injected fault: rollout actor ${index} crashed on job ${n}`));
-          if (plan.hangJobs?.includes(n)) return new Promise<RolloutResult>(() => {});
-          return inner.rollout(job);
-        },
+        rollout: wrap((job) => inner.rollout(job), index),
       };
     },
   };
+}
+
+/** Wraps a pool so chosen rollout jobs crash or hang (counted over every actor the pool creates). */
+export function injectFaults(pool: ActorPool, plan: FaultPlan): ActorPool {
+  let jobs = 0;
+  return wrapRollouts(pool, (rollout, index) => (job) => {
+    const n = jobs++;
+    if (plan.crashJobs?.includes(n)) return Promise.reject(new Error(`injected fault: rollout actor ${index} crashed on job ${n}`));
+    if (plan.hangJobs?.includes(n)) return new Promise<RolloutResult>(() => {});
+    return rollout(job);
+  });
 }
