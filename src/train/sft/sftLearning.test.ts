@@ -47,5 +47,5 @@ describe('SFT learning (nano, llvmpipe)', () => {
     expect(rightTool / chats.length).toBeGreaterThanOrEqual(0.9);
     expect(exact / chats.length).toBeGreaterThanOrEqual(0.9);
     w.destroy();
-  }, 900_000);
+  }, 1_200_000);
 });
