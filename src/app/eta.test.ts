@@ -1,10 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { EXAMPLE_PIPELINES } from '../pipeline/presets';
+import { learningConfig, ROUTING_LEARNING } from '../pipeline/presets';
 import { describeEta, estimateRemaining, formatDuration } from './eta';
 import { RunSeries } from './runSeries';
 import { sftEvent } from './testEvents';
 
-const cfg = EXAMPLE_PIPELINES[0].config; // SFT 150 → eval 128 → GRPO 10 → eval 128
+// SFT 150 → eval 128 → GRPO 10 → eval 128
+const cfg = learningConfig({
+  ...ROUTING_LEARNING, tasks: [{ family: 'function-calling', level: 'route4', weight: 1 }], sftExamples: 512, sftSteps: 150,
+  rlSteps: 10, tasksPerStep: 8, groupSize: 8, evalN: 128, evalBefore: false, evalEvery: 0,
+});
 
 describe('time left', () => {
   it('is unknown before two steps of a stage, then the rest of the stage at the measured speed (first step left out)', () => {

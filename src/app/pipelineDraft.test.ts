@@ -55,7 +55,7 @@ describe('the page pipeline draft', () => {
     expect(runSizeVsDefault(DEFAULT_PIPELINE)).toBeCloseTo(1);
     expect(autostartHold(DEFAULT_PIPELINE)).toBeNull();
     const big = { ...DEFAULT_PIPELINE, stages: DEFAULT_PIPELINE.stages.map((s) => (s.kind === 'grpo' ? { ...s, steps: 20 * AUTOSTART_MAX_SIZE } : s)) };
-    expect(autostartHold(big)).toMatch(/^This link asks for a long run \(preset nano, SFT 150 steps → eval \(test, n 128\) → GRPO 80 steps × 8 tasks × 8 → eval \(test, n 128\): about \d+× the default run/);
+    expect(autostartHold(big)).toMatch(/^This link asks for a long run \(preset nano, SFT 150 steps → eval \(test, n 64\) → GRPO 80 steps × 4 tasks × 8 → eval \(test, n 64\): about \d+× the default run/);
     expect(describeStages({ ...DEFAULT_PIPELINE, stages: [] })).toBe('no stages');
   });
 });

@@ -1,9 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { EXAMPLE_PIPELINES } from '../pipeline/presets';
+import { learningConfig, ROUTING_LEARNING } from '../pipeline/presets';
 import { initialProgress, progressAfter, stageBands } from './runProgress';
 import { evalSummary, episode, grpoEvent, sftEvent } from './testEvents';
 
-const cfg = EXAMPLE_PIPELINES[0].config;
+// SFT 150 → eval 128 → GRPO 10 → eval 128 (the events below are written for it)
+const cfg = learningConfig({
+  ...ROUTING_LEARNING, tasks: [{ family: 'function-calling', level: 'route4', weight: 1 }], sftExamples: 512, sftSteps: 150,
+  rlSteps: 10, tasksPerStep: 8, groupSize: 8, evalN: 128, evalBefore: false, evalEvery: 0,
+});
 
 describe('run progress', () => {
   it('gives each stage a band in order, leaving the self-check and the final samples their share', () => {

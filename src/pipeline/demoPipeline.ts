@@ -33,6 +33,8 @@ export interface DemoOptions {
   sftExamples: number;
   /** SFT optimizer steps. */
   sftSteps: number;
+  /** SFT rows per step (768-token rows of several conversations each); default 2. */
+  sftBatch?: number;
   /** GRPO steps. */
   rlSteps: number;
   /** GRPO tasks (groups) per step. */
@@ -53,7 +55,7 @@ export interface DemoOptions {
 
 /** What `npm run demo` and the page's Start run (measured on this 2-core machine's llvmpipe: see the README). */
 export const DEFAULT_DEMO: DemoOptions = {
-  preset: 'nano', seed: 1, taskSet: 'route4', sftExamples: 512, sftSteps: 150, rlSteps: 10, tasksPerStep: 8, groupSize: 8, evalTasks: 128, samples: 3,
+  preset: 'nano', seed: 1, taskSet: 'route4', sftExamples: 512, sftSteps: 150, sftBatch: 2, rlSteps: 6, tasksPerStep: 4, groupSize: 8, evalTasks: 64, samples: 3,
 };
 
 /** One GRPO step as the progress displays show it (from the step's RlStepRecord). */
@@ -144,7 +146,7 @@ export function grpoProgress(r: RlStepRecord, totalSteps: number, groups: number
 export function demoConfig(opts: DemoOptions): PipelineConfig {
   return learningConfig({
     ...ROUTING_LEARNING, preset: opts.preset, seed: opts.seed, tasks: [{ family: 'function-calling', level: opts.taskSet, weight: 1 }],
-    sftExamples: opts.sftExamples, sftSteps: opts.sftSteps, rlSteps: opts.rlSteps, tasksPerStep: opts.tasksPerStep, groupSize: opts.groupSize,
+    sftExamples: opts.sftExamples, sftSteps: opts.sftSteps, sftBatch: opts.sftBatch ?? 2, rlSteps: opts.rlSteps, tasksPerStep: opts.tasksPerStep, groupSize: opts.groupSize,
     evalN: opts.evalTasks, evalEvery: 0, evalBefore: opts.evalBefore ?? false,
   });
 }

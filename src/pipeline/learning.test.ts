@@ -20,7 +20,7 @@ import { runSftRlComparison } from './comparison';
 import type { EvalSummary, TaskSetEval } from './evalSummary';
 import { learningConfig, type LearningOptions, ROUTING_LEARNING } from './presets';
 
-/** The demo's shape (demoPipeline.ts DEFAULT_DEMO), seed 1. */
+/** Route4, seed 1: 512 expert conversations, 150 SFT steps of 8 rows, 10 GRPO steps × 8 tasks × G 8, n = 128. */
 export const LEARNING_TEST: LearningOptions = {
   ...ROUTING_LEARNING, tasks: [{ family: 'function-calling', level: 'route4', weight: 1 }],
   sftExamples: 512, sftSteps: 150, rlSteps: 10, tasksPerStep: 8, groupSize: 8, evalN: 128,

@@ -123,8 +123,8 @@ const example = (o: Partial<LearningOptions> & Pick<LearningOptions, 'tasks'>): 
 export const EXAMPLE_PIPELINES: readonly ExamplePipeline[] = [
   {
     id: 'routing', title: 'Tool routing in 5 minutes',
-    summary: 'A 0.43 M-parameter model learns to answer a short request with a call to the right one of 4 tools: SFT on expert calls, then GRPO against the environment; test success after each, beside cheap rule baselines. About 5 minutes on a CPU adapter.',
-    config: example({ preset: 'nano', tasks: [{ family: 'function-calling', level: 'route4', weight: 1 }], sftExamples: 512, sftSteps: 150, rlSteps: 10, tasksPerStep: 8, groupSize: 8, evalN: 128 }),
+    summary: 'A 0.43 M-parameter model learns to answer a short request with a call to the right one of 4 tools: SFT on expert calls, then GRPO against the environment; test success (the whole call right) after each, beside cheap rule baselines. About 5 minutes on a CPU adapter; from scratch it learns the format and routing, not yet to copy unseen argument values.',
+    config: example({ preset: 'nano', tasks: [{ family: 'function-calling', level: 'route4', weight: 1 }], sftExamples: 512, sftSteps: 150, sftBatch: 2, rlSteps: 6, tasksPerStep: 4, groupSize: 8, evalN: 64 }),
   },
   {
     id: 'bfcl', title: 'BFCL-style calls',
