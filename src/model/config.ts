@@ -44,7 +44,7 @@ export const BYTE_VOCAB_SIZE = 272;
  * Trimmed Qwen3 vocabulary (src/tokenizer/vocab/qwen3-trimmed.json, npm run build-vocab): the Qwen3
  * ids the train corpus uses + 256 byte tokens + chat specials, padded to a multiple of 8.
  */
-export const TRIMMED_QWEN3_VOCAB_SIZE = 4744;
+export const TRIMMED_QWEN3_VOCAB_SIZE = 5928;
 
 export const PRESETS: Record<PresetName, ModelConfig> = {
   // < 1 M parameters: trains on the CPU adapters (SwiftShader / llvmpipe) in minutes.

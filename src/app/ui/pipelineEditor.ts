@@ -29,7 +29,7 @@ export interface PipelineEditor {
 }
 
 const PRESET_LABELS: Record<string, string> = {
-  nano: 'nano · 0.43 M, byte tokens, 512 positions', 'nano-q': 'nano-q · 0.86 M, trimmed Qwen3 vocabulary, 6 144 positions',
+  nano: 'nano · 0.43 M, byte tokens, 512 positions', 'nano-q': 'nano-q · 0.98 M, trimmed Qwen3 vocabulary, 6 144 positions',
   tiny: 'tiny · 5 M, byte tokens', 'tiny-q': 'tiny-q · 5.9 M, trimmed Qwen3 vocabulary', small: 'small · 30 M, byte tokens',
   'qwen3-0.6b': 'qwen3-0.6b · needs its weights (Load model)',
 };
