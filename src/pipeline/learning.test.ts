@@ -75,5 +75,5 @@ describe('learning on the routing test split (nano, llvmpipe)', () => {
       expect(t.model.success.rate).toBeLessThanOrEqual(t.model.components.arguments.rate + 1e-9);
       expect(t.model.success.rate).toBeLessThanOrEqual(t.model.components.function_choice.rate + 1e-9);
     }
-  }, 1_800_000);
+  }, 2_400_000);
 });
