@@ -82,7 +82,8 @@ export async function loadModelForPipeline(rt: GpuRuntime, src: ModelFileSource,
   const tok = await tokenizerForModelFolder(src, model);
   for (const w of [...folder.warnings, ...tok.warnings]) log(`warning: ${w}`);
 
-  const limits = rt.ctx.limits;
+  // copied field by field: GPUSupportedLimits keeps them as prototype getters, which a spread drops
+  const limits = { maxStorageBufferBindingSize: rt.ctx.limits.maxStorageBufferBindingSize, maxBufferSize: rt.ctx.limits.maxBufferSize };
   const plan = pipelineMemoryPlan(cfg, model, o.rank, limits);
   for (const line of formatMemoryPlan(plan, `memory plan (LoRA r ${o.rank} on an f16 base, ${plan.layout.tokens} tokens per micro-batch)`)) log(line);
   const problem = checkMemoryPlan(plan, { ...limits, budgetBytes: o.budgetBytes }, `this run on ${src.where}`);
