@@ -55,6 +55,14 @@ describe('parseLearnArgs', () => {
     expect(() => parseLearnArgs([...fc, '--model', '/m', '--save', 'd', '--save-every', '5'])).toThrow(/which a --model run does not write/);
   });
 
+  it('--eval-also scores more task sets of the family at every before/after evaluation', () => {
+    const a = parseLearnArgs(['--family', 'function-calling', '--level', 'bfcl', '--eval-also', 'bfcl-unseen-tools']);
+    const evals = learningConfig(a.options).stages.filter((s) => s.kind === 'eval');
+    expect(evals.map((s) => s.kind === 'eval' && s.tasks?.map((t) => t.level))).toEqual([['bfcl', 'bfcl-unseen-tools'], ['bfcl', 'bfcl-unseen-tools']]);
+    expect(() => parseLearnArgs(['--family', 'function-calling', '--eval-also', 'retail'])).toThrow(/--eval-also must be one of bfcl, bfcl-unseen-tools/);
+    expect(() => parseLearnArgs(['--family', 'all', '--eval-also', 'bfcl'])).toThrow(/with --family all give none/);
+  });
+
   it('allows --help alone', () => {
     expect(parseLearnArgs(['--help']).help).toBe(true);
   });

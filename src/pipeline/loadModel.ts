@@ -59,7 +59,7 @@ export function loraFor(rank: number): LoraConfig {
 export function pipelineMemoryPlan(cfg: PipelineConfig, model: ModelConfig, rank: number, limits?: { maxStorageBufferBindingSize: number; maxBufferSize: number }): MemoryPlan {
   const shape = trainingShape(cfg);
   const grpo = cfg.stages.some((s) => s.kind === 'grpo');
-  const rows = Math.max(1, ...cfg.stages.map((s) => (s.kind === 'grpo' ? s.tasksPerStep * s.groupSize : s.kind === 'eval' ? Math.min(s.n * cfg.tasks.length, EVAL_ROWS_PER_CALL) : 1)));
+  const rows = Math.max(1, ...cfg.stages.map((s) => (s.kind === 'grpo' ? s.tasksPerStep * s.groupSize : s.kind === 'eval' ? Math.min(s.n * (s.tasks ?? cfg.tasks).length, EVAL_ROWS_PER_CALL) : 1)));
   return planMemory(model, {
     batch: shape.batch, seqLen: shape.seqLen, lora: { rank, targets: LORA_TARGETS }, baseDtype: 'f16', klReference: shape.referenceCopy, grpo,
     decode: { rows, length: cfg.context.maxTotalTokens }, limits,

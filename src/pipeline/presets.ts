@@ -96,6 +96,8 @@ export interface LearningOptions {
   evalBefore: boolean;
   /** Where the before / after evaluations run: 'test' (reported figures) or 'validation' (choosing settings). Default test. */
   evalSplit?: EvalSplit;
+  /** Task sets scored beside the run's own at every before / after evaluation (e.g. bfcl-unseen-tools). */
+  evalAlso?: TaskMixEntry[];
 }
 
 /**
@@ -113,7 +115,8 @@ export const ROUTING_LEARNING: LearningOptions = {
 
 export function learningConfig(o: LearningOptions): PipelineConfig {
   const stages: StageConfig[] = [];
-  const test = (label: string, baselines: boolean): StageConfig => ({ kind: 'eval', label, split: o.evalSplit ?? 'test', n: o.evalN, baselines });
+  const also = o.evalAlso?.length ? { tasks: [...o.tasks, ...o.evalAlso] } : {};
+  const test = (label: string, baselines: boolean): StageConfig => ({ kind: 'eval', label, split: o.evalSplit ?? 'test', n: o.evalN, baselines, ...also });
   if (o.evalBefore) stages.push(test('before SFT', false));
   stages.push({ kind: 'sft', data: { source: 'synthetic', examples: o.sftExamples, drills: o.sftDrills }, steps: o.sftSteps, batchSize: o.sftBatch, lr: o.sftLr, warmupSteps: 10, minLrRatio: 1 });
   stages.push(test('after SFT', true));
@@ -124,7 +127,7 @@ export function learningConfig(o: LearningOptions): PipelineConfig {
     ...(o.staleness === undefined ? {} : { staleness: o.staleness }),
   });
   stages.push(test('after GRPO', false));
-  const context = contextForMix(o.tasks, toolRenderingFor(PRESETS[o.preset].tokenizer));
+  const context = contextForMix([...o.tasks, ...(o.evalAlso ?? [])], toolRenderingFor(PRESETS[o.preset].tokenizer));
   return parsePipelineConfig({ version: PIPELINE_CONFIG_VERSION, preset: o.preset, seed: o.seed, tasks: o.tasks, context, stages });
 }
 
