@@ -16,7 +16,7 @@ describe('parseLearnArgs', () => {
   it('rejects what it cannot run, saying why', () => {
     expect(() => parseLearnArgs([])).toThrow(/--family is required/);
     expect(() => parseLearnArgs(['--family', 'chess'])).toThrow(/--family must be one of function-calling, service, coding, all/);
-    expect(() => parseLearnArgs(['--family', 'function-calling', '--preset', 'huge'])).toThrow(/--preset must be one of nano, tiny, small, nano-q, tiny-q/);
+    expect(() => parseLearnArgs(['--family', 'function-calling', '--preset', 'huge'])).toThrow(/--preset must be one of nano, tiny, small, nano-q, tiny-q, qwen3-0\.6b/);
     expect(() => parseLearnArgs(['--family', 'function-calling', '--steps', '-1'])).toThrow(/--steps/);
     expect(() => parseLearnArgs(['--family', 'function-calling', '--steps=-1'])).toThrow(/whole number from 0/);
     expect(() => parseLearnArgs(['--family', 'function-calling', '--steps', ''])).toThrow(/--steps/);
@@ -32,6 +32,27 @@ describe('parseLearnArgs', () => {
     expect(() => parseLearnArgs(['--family', 'function-calling', '--seeds', '1,1'])).toThrow(/listed twice/);
     expect(() => parseLearnArgs(['--family', 'all', '--level', 'route4'])).toThrow(/--family all the mix is fixed/);
     expect(() => parseLearnArgs(['--family', 'service', '--level', 'route4'])).toThrow(/--level must be one of retail/);
+  });
+
+  it('--model: a loaded Qwen3 folder with LoRA (preset qwen3-0.6b, rank 16, LoRA learning rates, Qwen3 JSON-tools context)', () => {
+    const a = parseLearnArgs(['--family', 'function-calling', '--level', 'route4', '--model', '/m']);
+    expect(a).toMatchObject({ model: '/m', loraRank: 16, options: { preset: 'qwen3-0.6b', sftLr: 2e-4, lr: 5e-5 } });
+    expect(learningConfig(a.options).context).toEqual({ maxTotalTokens: 448, maxNewTokensPerTurn: 64, maxTurns: 1 }); // nano's is 288 (compact tools)
+    expect(learningConfig(parseLearnArgs(['--family', 'function-calling', '--level', 'route4']).options).context.maxTotalTokens).toBe(288);
+    const b = parseLearnArgs(['--family', 'function-calling', '--preset', 'qwen3-0.6b', '--model', '/m', '--lora-rank', '8', '--sft-lr', '1e-3', '--lr', '1e-4', '--budget-gib', '4']);
+    expect(b).toMatchObject({ loraRank: 8, budgetBytes: 4 * 2 ** 30, options: { sftLr: 1e-3, lr: 1e-4 } });
+  });
+
+  it('refuses what a --model run cannot do, saying why', () => {
+    const fc = ['--family', 'function-calling'];
+    expect(() => parseLearnArgs([...fc, '--preset', 'qwen3-0.6b'])).toThrow(/--preset qwen3-0\.6b needs --model DIR .*there is no seeded init of 0\.6B worth training/);
+    expect(() => parseLearnArgs([...fc, '--model', '/m', '--preset', 'nano'])).toThrow(/--model loads a Qwen3 model \(preset qwen3-0\.6b\); --preset nano is a seeded init/);
+    expect(() => parseLearnArgs([...fc, '--lora-rank', '8'])).toThrow(/--lora-rank applies to --model runs/);
+    expect(() => parseLearnArgs([...fc, '--budget-gib', '4'])).toThrow(/--budget-gib applies to --model runs/);
+    expect(() => parseLearnArgs([...fc, '--model', '/m', '--lora-rank', '0'])).toThrow(/--lora-rank needs a whole number from 1 to 1024/);
+    expect(() => parseLearnArgs([...fc, '--model', '/m', '--async', '1'])).toThrow(/--async runs full-parameter models/);
+    expect(() => parseLearnArgs([...fc, '--model', '/m', '--no-compare', '--resume', 'd'])).toThrow(/a --model run saves no checkpoints/);
+    expect(() => parseLearnArgs([...fc, '--model', '/m', '--save', 'd', '--save-every', '5'])).toThrow(/which a --model run does not write/);
   });
 
   it('--eval-also scores more task sets of the family at every before/after evaluation', () => {

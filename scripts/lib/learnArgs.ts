@@ -27,15 +27,34 @@ export interface LearnArgs {
   keep: number;
   /** Continue from the newest complete checkpoint in this folder (same flags). */
   resume?: string;
+  /** An HF Qwen3 folder to train with LoRA (preset qwen3-0.6b) instead of a preset's seeded init. */
+  model?: string;
+  /** LoRA rank with --model (alpha = 2·rank, every projection). */
+  loraRank: number;
+  /** GPU memory the run may use (--budget-gib), checked in the memory plan before loading. */
+  budgetBytes?: number;
   /** Print the pipeline config as JSON and exit. */
   printConfig: boolean;
   help: boolean;
 }
 
+/** LoRA rank of `--model` runs: 16 (alpha 32), a common choice for small models: 10.1 M trainable parameters on Qwen3-0.6B (1.7 % of its 596 M). */
+export const DEFAULT_LORA_RANK = 16;
+
+/** Learning rates of `--model` runs unless given: LoRA on a pretrained base wants ~10× less than training a nano model from scratch. */
+export const MODEL_DEFAULTS = { sftLr: 2e-4, lr: 5e-5 } as const;
+
 export const LEARN_USAGE = `usage: npm run learn -- --family function-calling|service|coding|all [options]
   --family F           task family: function-calling (default task set route8), service, coding, or all (a mix)
   --level L            the family's task set (default: the first): ${TASK_SETS.map((t) => `${t.family} ${t.level}`).join(', ')}
-  --preset P           nano (default), tiny, small (byte tokenizer); nano-q, tiny-q (trimmed Qwen3 vocabulary: service and coding fit)
+  --preset P           nano (default), tiny, small (byte tokenizer); nano-q, tiny-q (trimmed Qwen3 vocabulary: service and coding fit);
+                       qwen3-0.6b only with --model (a pretrained base: there is no seeded 0.6B init worth training)
+  --model DIR          a Hugging Face Qwen3 folder (config.json, model.safetensors or shards + index, tokenizer.json,
+                       tokenizer_config.json): streamed into an f16 base, trained with LoRA, its own tokenizer and Qwen3's
+                       chat template with full JSON tool schemas; implies --preset qwen3-0.6b. Defaults change to
+                       --sft-lr ${MODEL_DEFAULTS.sftLr} and --lr ${MODEL_DEFAULTS.lr} (LoRA on a pretrained model; not tuned here)
+  --lora-rank R        LoRA rank with --model (default ${DEFAULT_LORA_RANK}; alpha = 2·R, every projection of every layer)
+  --budget-gib G       GPU memory the run may use: the memory plan is checked against it before loading (with --model)
   --seed S | --seeds 1,2,3   run seed(s); several seeds → mean and range in the last line
   --sft-examples N     verified expert conversations in the fixed SFT set (train split)
   --sft-drills N       copy drills mixed into the SFT set (generic echo calls of random strings)
@@ -58,7 +77,8 @@ export const LEARN_USAGE = `usage: npm run learn -- --family function-calling|se
   --no-compare         skip the SFT-only arm with the same extra compute
   --out FILE           write step metrics, evaluations and curves as JSONL
   --save DIR           checkpoints in DIR every --save-every steps (default 25) and the final weights as an HF folder in DIR/final
-                       (DIR/seed-S with several seeds); --keep N checkpoints kept (default 3, plus the best)
+                       (DIR/seed-S with several seeds); --keep N checkpoints kept (default 3, plus the best);
+                       with --model: only the final LoRA adapter, as a PEFT folder in DIR/final (no checkpoints)
   --resume DIR         continue exactly from the newest complete checkpoint in DIR (run with the same flags)
   --print-config       print the pipeline config as JSON and exit`;
 
@@ -79,7 +99,7 @@ const FLAGS = {
   steps: { type: 'string' }, 'tasks-per-step': { type: 'string' }, group: { type: 'string' }, lr: { type: 'string' }, kl: { type: 'string' },
   credit: { type: 'string' }, 'sampling-rounds': { type: 'string' }, async: { type: 'string' },
   'eval-n': { type: 'string' }, 'eval-split': { type: 'string' }, 'eval-also': { type: 'string' }, 'eval-every': { type: 'string' }, 'eval-before': { type: 'boolean' }, 'no-compare': { type: 'boolean' },
-  out: { type: 'string' }, save: { type: 'string' }, 'save-every': { type: 'string' }, keep: { type: 'string' }, resume: { type: 'string' }, 'print-config': { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+  out: { type: 'string' }, save: { type: 'string' }, model: { type: 'string' }, 'lora-rank': { type: 'string' }, 'budget-gib': { type: 'string' }, 'save-every': { type: 'string' }, keep: { type: 'string' }, resume: { type: 'string' }, 'print-config': { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
 } as const;
 
 /** The largest count any flag takes (steps, examples, tasks): a run of more is a typo, not a plan. */
@@ -117,7 +137,7 @@ export function parseLearnArgs(argv: readonly string[]): LearnArgs {
   }
   const v = parsed.values;
   const o: LearningOptions = { ...ROUTING_LEARNING, tasks: [...ROUTING_LEARNING.tasks] };
-  const args: LearnArgs = { family: 'function-calling', options: o, seeds: [o.seed], compare: !v['no-compare'], printConfig: v['print-config'] === true, help: v.help === true, saveEvery: 25, keep: 3 };
+  const args: LearnArgs = { family: 'function-calling', options: o, seeds: [o.seed], compare: !v['no-compare'], printConfig: v['print-config'] === true, help: v.help === true, saveEvery: 25, keep: 3, loraRank: DEFAULT_LORA_RANK };
   if (args.help) return args;
   if (v.family === undefined) throw new Error(`--family is required\n${LEARN_USAGE}`);
   args.family = oneOf('family', v.family, LEARN_FAMILIES);
@@ -127,7 +147,8 @@ export function parseLearnArgs(argv: readonly string[]): LearnArgs {
     const levels = TASK_SETS.filter((t) => t.family === args.family).map((t) => t.level);
     o.tasks = [{ family: args.family as TaskMixEntry['family'], level: oneOf('level', v.level, levels), weight: 1 }];
   }
-  if (v.preset !== undefined) o.preset = oneOf('preset', v.preset, ['nano', 'tiny', 'small', 'nano-q', 'tiny-q'] as const);
+  if (v.preset !== undefined) o.preset = oneOf('preset', v.preset, ['nano', 'tiny', 'small', 'nano-q', 'tiny-q', 'qwen3-0.6b'] as const);
+  modelFlags(v, args);
   if (v.seed !== undefined && v.seeds !== undefined) throw new Error('give --seed or --seeds, not both');
   if (v.seed !== undefined) args.seeds = [integer('seed', v.seed, 0)];
   if (v.seeds !== undefined) {
@@ -163,9 +184,32 @@ export function parseLearnArgs(argv: readonly string[]): LearnArgs {
   if (v.keep !== undefined) args.keep = integer('keep', v.keep, 1, 1000);
   if ((v['save-every'] !== undefined || v.keep !== undefined) && args.save === undefined) throw new Error('--save-every and --keep need --save DIR');
   if (v.resume !== undefined) {
+    if (args.model !== undefined) throw new Error('--resume continues a preset run from its checkpoints; a --model run saves no checkpoints (start it again)');
     args.resume = v.resume;
     if (args.seeds.length > 1) throw new Error('--resume continues one run: give one --seed');
     if (args.compare) throw new Error('--resume continues a run without the SFT-only comparison arm: add --no-compare (run the comparison in one go instead)');
   }
   return args;
+}
+
+type FlagValues = ReturnType<typeof parseArgs<{ options: typeof FLAGS; tokens: true }>>['values'];
+
+/** --model, --lora-rank, --budget-gib, and what --model changes or refuses. */
+function modelFlags(v: FlagValues, args: LearnArgs): void {
+  const o = args.options;
+  if (v.model === undefined) {
+    if (o.preset === 'qwen3-0.6b') throw new Error('--preset qwen3-0.6b needs --model DIR (a Hugging Face Qwen3-0.6B folder): there is no seeded init of 0.6B worth training from scratch here');
+    for (const f of ['lora-rank', 'budget-gib'] as const) if (v[f] !== undefined) throw new Error(`--${f} applies to --model runs (LoRA on a loaded model); give --model DIR`);
+    return;
+  }
+  if (v.model.trim() === '') throw new Error('--model needs a folder path');
+  if (v.preset !== undefined && o.preset !== 'qwen3-0.6b') throw new Error(`--model loads a Qwen3 model (preset qwen3-0.6b); --preset ${o.preset} is a seeded init: drop --preset or give --preset qwen3-0.6b`);
+  args.model = v.model;
+  o.preset = 'qwen3-0.6b';
+  if (v['lora-rank'] !== undefined) args.loraRank = integer('lora-rank', v['lora-rank'], 1, 1024);
+  if (v['budget-gib'] !== undefined) args.budgetBytes = positive('budget-gib', v['budget-gib'], false, 1_000_000) * 2 ** 30;
+  if (v['sft-lr'] === undefined) o.sftLr = MODEL_DEFAULTS.sftLr;
+  if (v.lr === undefined) o.lr = MODEL_DEFAULTS.lr;
+  if (v.async !== undefined) throw new Error('--async runs full-parameter models; a --model run (LoRA) trains GRPO synchronously: drop --async');
+  if (v['save-every'] !== undefined || v.keep !== undefined) throw new Error('--save-every and --keep are for checkpoints, which a --model run does not write (--save DIR keeps its final LoRA adapter)');
 }

@@ -5,6 +5,7 @@
 // equivalents (compute.ts) — followed by the same final evaluations. Both arms report the same
 // eval stages, so "after GRPO" and "SFT only, same compute" sit side by side.
 import type { GpuRuntime } from '../gpu/runtime';
+import type { GpuWeights } from '../model/weights';
 import type { EvalStageConfig, PipelineConfig, SftStageConfig } from './config';
 import { type PipelineHooks, type PipelineOptions, type PipelineResult, runPipeline } from './runner';
 
@@ -16,7 +17,10 @@ export interface ComparisonResult {
   /** The SFT-only arm from the same weights: `sftSteps` more SFT steps, then the rl arm's eval stages. */
   sftOnly: PipelineResult;
   sftSteps: number;
-  /** The rl arm's final weights (host copies; every GPU copy is released). */
+  /**
+   * The rl arm's final weights (host copies; every GPU copy is released). With opts.weights (a
+   * loaded base with LoRA adapters): the adapters only, by PEFT name, and opts.weights ends holding them.
+   */
   finalWeights: Map<string, Float32Array>;
   /** Forward-token-equivalents of the GRPO stages, and of the extra SFT steps. */
   grpoCompute: number;
@@ -48,18 +52,37 @@ export async function runSftRlComparison(rt: GpuRuntime, cfg: PipelineConfig, ho
     onEval: hooks.onEval && ((i, s) => hooks.onEval!(i + offset, s)),
     onCurve: hooks.onCurve && ((i, step, s) => hooks.onCurve!(i + offset, step, s)),
   });
+  // Given weights (opts.weights) are trained in place by every arm: both arms start from a host copy
+  // of what trains (the adapters, or every weight), written back before the SFT-only arm.
+  const given = opts.weights;
   const prefix = await runPipeline(rt, prefixCfg, hooks, opts);
-  const start = await prefix.weights.download();
+  const start = given ? await trainedTensors(given) : await prefix.weights.download();
   const sftCost = prefix.compute.sftStepCost();
-  prefix.weights.destroy();
-  const rl = await runPipeline(rt, rest, shifted(g), { ...opts, initial: start, model: prefix.weights.cfg });
-  const finalWeights = await rl.weights.download();
-  rl.weights.destroy();
+  if (!given) prefix.weights.destroy();
+  const armOpts: PipelineOptions = given ? opts : { ...opts, initial: start, model: prefix.weights.cfg };
+  const rl = await runPipeline(rt, rest, shifted(g), armOpts);
+  const finalWeights = given ? await trainedTensors(given) : await rl.weights.download();
+  if (given) writeTrained(rt, given, start);
+  else rl.weights.destroy();
   const grpoCompute = rest.stages.reduce((a, s, i) => a + (s.kind === 'grpo' ? rl.compute.stage(i) : 0), 0);
   const sftSteps = Math.max(1, Math.round(grpoCompute / sftCost));
   const evals = rest.stages.filter((s): s is EvalStageConfig => s.kind === 'eval');
   const sftArm: PipelineConfig = { ...cfg, stages: [{ ...lastSft, steps: sftSteps, warmupSteps: 0 }, ...evals.map((e) => ({ ...e, label: `${e.label} (SFT only, same compute)` }))] };
-  const sftOnly = await runPipeline(rt, sftArm, shifted(1000), { ...opts, initial: start, model: prefix.weights.cfg });
-  sftOnly.weights.destroy();
+  const sftOnly = await runPipeline(rt, sftArm, shifted(1000), armOpts);
+  if (given) writeTrained(rt, given, finalWeights); // the caller's weights end as the rl arm's
+  else sftOnly.weights.destroy();
   return { prefix, rl, sftOnly, sftSteps, finalWeights, grpoCompute, sftCompute: sftOnly.compute.stage(0) };
+}
+
+/** Host copies of what training changes in w: its LoRA adapters (PEFT names) when attached, else every weight. */
+function trainedTensors(w: GpuWeights): Promise<Map<string, Float32Array>> {
+  return w.lora ? w.lora.download() : w.download();
+}
+
+/** Writes trainedTensors' values back into w. */
+function writeTrained(rt: GpuRuntime, w: GpuWeights, values: Map<string, Float32Array>): void {
+  for (const [name, v] of values) {
+    if (w.lora) rt.writeAt(w.lora.params.get(name)!, 0, v);
+    else w.write(name, v);
+  }
 }

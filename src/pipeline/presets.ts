@@ -3,7 +3,8 @@
 // field and gets the same runner; nothing here is special-cased in the runner.
 import { type TaskMixEntry } from '../envs/taskMix';
 import { taskSet } from '../envs/taskSets';
-import type { PresetName } from '../model/config';
+import { PRESETS, type PresetName } from '../model/config';
+import { type ToolRendering, toolRenderingFor } from '../tokenizer/compactTools';
 import { type ContextConfig, type CreditScheme, type EvalSplit, PIPELINE_CONFIG_VERSION, type PipelineConfig, parsePipelineConfig, type StageConfig } from './config';
 
 /**
@@ -30,11 +31,33 @@ export const TASK_SET_CONTEXT: Readonly<Record<string, ContextConfig>> = {
   loops: { maxTotalTokens: 1536, maxNewTokensPerTurn: 256, maxTurns: 4 },
 };
 
-/** The context a mix needs: the largest of its task sets' in every field. */
-export function contextForMix(mix: readonly TaskMixEntry[]): ContextConfig {
+/**
+ * The same with Qwen3's own template (full JSON tool schemas, what a real Qwen3 model expects: the
+ * `qwen3-0.6b` preset and `npm run learn --model`): the longest expert episode in full Qwen3 tokens
+ * (train and test splits, seed 1, n = 100 each; route4 372, route8 564, route8-multi 617, bfcl 1 517,
+ * retail 5 662, functions 1 364, status 662, write 2 270, one-liners 989, loops 1 034) plus one more
+ * turn's budget, rounded up to 64. Turn limits are the compact ones.
+ */
+export const TASK_SET_CONTEXT_JSON: Readonly<Record<string, ContextConfig>> = {
+  route4: { ...TASK_SET_CONTEXT.route4, maxTotalTokens: 448 },
+  route8: { ...TASK_SET_CONTEXT.route8, maxTotalTokens: 640 },
+  'route8-multi': { ...TASK_SET_CONTEXT['route8-multi'], maxTotalTokens: 768 },
+  bfcl: { ...TASK_SET_CONTEXT.bfcl, maxTotalTokens: 1728 },
+  'bfcl-unseen-tools': { ...TASK_SET_CONTEXT['bfcl-unseen-tools'], maxTotalTokens: 1728 },
+  retail: { ...TASK_SET_CONTEXT.retail, maxTotalTokens: 5824 },
+  functions: { ...TASK_SET_CONTEXT.functions, maxTotalTokens: 1664 },
+  status: { ...TASK_SET_CONTEXT.status, maxTotalTokens: 768 },
+  write: { ...TASK_SET_CONTEXT.write, maxTotalTokens: 2368 },
+  'one-liners': { ...TASK_SET_CONTEXT['one-liners'], maxTotalTokens: 1216 },
+  loops: { ...TASK_SET_CONTEXT.loops, maxTotalTokens: 1344 },
+};
+
+/** The context a mix needs: the largest of its task sets' in every field (tools rendered compactly, or as Qwen3's JSON). */
+export function contextForMix(mix: readonly TaskMixEntry[], tools: ToolRendering = 'compact'): ContextConfig {
+  const table = tools === 'json' ? TASK_SET_CONTEXT_JSON : TASK_SET_CONTEXT;
   const cs = mix.map((e) => {
     const level = taskSet(e.family, e.level).level;
-    const c = TASK_SET_CONTEXT[level];
+    const c = table[level];
     if (!c) throw new Error(`no context is measured for task set ${e.family}/${level}: add it to TASK_SET_CONTEXT`);
     return c;
   });
@@ -105,7 +128,8 @@ export function learningConfig(o: LearningOptions): PipelineConfig {
   stages.push(test('after GRPO', false));
   // weight 0: never drawn for SFT data or GRPO (taskMix.ts), evaluated at every eval stage
   const tasks = [...o.tasks, ...(o.evalAlso ?? []).map((e) => ({ ...e, weight: 0 }))];
-  return parsePipelineConfig({ version: PIPELINE_CONFIG_VERSION, preset: o.preset, seed: o.seed, tasks, context: contextForMix(tasks), stages });
+  const context = contextForMix(tasks, toolRenderingFor(PRESETS[o.preset].tokenizer));
+  return parsePipelineConfig({ version: PIPELINE_CONFIG_VERSION, preset: o.preset, seed: o.seed, tasks, context, stages });
 }
 
 /** A named pipeline the page offers as a one-click start ("tool routing in 5 minutes", …). */

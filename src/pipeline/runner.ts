@@ -81,6 +81,14 @@ export interface PipelineOptions {
   initial?: Map<string, Float32Array>;
   /** The model's shape when it is not the preset's (a loaded model). */
   model?: ModelConfig;
+  /**
+   * Train these GPU weights in place instead of making them (a loaded f16 base with LoRA adapters
+   * attached: only the adapters train). The caller keeps owning them: the runner never destroys them,
+   * and result.weights is this object. `initial` and `model` are then ignored.
+   */
+  weights?: GpuWeights;
+  /** The tokenizer instead of tokenizerForModel(model) (a loaded model folder's own tokenizer.json). */
+  tokenizer?: Tokenizer;
   /** Reads an SFT JSONL file named by the config (Node: fs; the page: a picked file). */
   readText?: (path: string) => Promise<string>;
   /** Async GRPO's trainer and rollout actors (the page: Web Workers, workers/workerPool.ts); default in-process. */
@@ -159,17 +167,17 @@ export function trainingShape(cfg: PipelineConfig): { batch: number; seqLen: num
 }
 
 export async function runPipeline(rt: GpuRuntime, cfg: PipelineConfig, hooks: PipelineHooks = {}, opts: PipelineOptions = {}): Promise<PipelineResult> {
-  const model = opts.model ?? PRESETS[cfg.preset];
+  const model = opts.weights?.cfg ?? opts.model ?? PRESETS[cfg.preset];
   if (cfg.context.maxTotalTokens > model.maxPositionEmbeddings) {
     throw new Error(`context.maxTotalTokens (${cfg.context.maxTotalTokens}) is longer than the model's context (${model.maxPositionEmbeddings} positions): lower it or pick a larger preset`);
   }
-  const w = new GpuWeights(rt, model, opts.initial ?? initialWeights(model, cfg.seed));
+  const w = opts.weights ?? new GpuWeights(rt, model, opts.initial ?? initialWeights(model, cfg.seed));
   try {
     const run = new Run(rt, cfg, w, hooks, opts);
     await run.init();
     return await run.all();
   } catch (e) {
-    w.destroy(); // a failed or stopped run: the caller never gets the weights to release
+    if (!opts.weights) w.destroy(); // a failed or stopped run: the caller never gets the weights to release
     throw e;
   }
 }
@@ -205,7 +213,7 @@ class Run {
   }
 
   async init(): Promise<void> {
-    this.tok = await tokenizerForModel(this.w.cfg);
+    this.tok = this.opts.tokenizer ?? await tokenizerForModel(this.w.cfg);
     if (this.opts.checkpoints) this.tokenizerId = await tokenizerIdentity(this.tok);
   }
 
@@ -316,6 +324,8 @@ class Run {
    * from its slot.
    */
   private async asyncGrpo(i: number, loop: RlLoopConfig, k: number, onStep: (r: RlStepRecord) => Promise<void>, resume: RlResume, onRollouts?: NonNullable<RlResume['onRollouts']>): Promise<RlStepRecord[]> {
+    // the actors copy the base weights (w.download()) and their own tokenizer: adapters would be lost
+    if (this.w.lora || this.opts.tokenizer) throw new Error(`stage ${i} (grpo): async GRPO (staleness, rollout pools) runs full-parameter models with their preset tokenizer; a LoRA model trains with the synchronous loop (no staleness)`);
     const spec: RolloutActorSpec = { model: this.w.cfg, tasks: this.cfg.tasks, rollout: loop.rollout, taskSeed: loop.seed };
     const initial = await this.w.download();
     const built = this.opts.rolloutPool
