@@ -17,6 +17,7 @@ import type { EnvFamily } from '../envs/types';
 import type { RolloutActorSpec, RolloutJob, RolloutResult } from '../train/rl/async/actors';
 import type { RolloutHandle } from '../train/rl/async/handles';
 import type { PackedWeights } from '../train/rl/async/weights';
+import { generatedTokens } from '../train/rl/rlMetrics';
 import type { Trajectory } from '../train/rl/trajectory';
 import { mixSeeds } from '../util/seeds';
 import { floatBytes, type HeaderOf } from './protocol';
@@ -72,6 +73,8 @@ export interface SchedulerStats {
   localChunks: number;
   /** Trajectories accepted per member id ('local' for the leader's own actor). */
   trajectoriesBy: Record<string, number>;
+  /** Tokens sampled in accepted chunks (the swarm bench's tokens/s). */
+  generatedTokens: number;
 }
 
 export class RolloutScheduler {
@@ -84,7 +87,7 @@ export class RolloutScheduler {
   private localActor: Promise<RolloutHandle> | null = null;
   private localBusy = false;
   private closed = false;
-  readonly stats: SchedulerStats = { chunksSent: 0, chunksDone: 0, reassigned: 0, lateOrDuplicateResults: 0, rejectedResults: 0, staleResults: 0, frozenReassigned: 0, failedChunks: 0, localChunks: 0, trajectoriesBy: {} };
+  readonly stats: SchedulerStats = { chunksSent: 0, chunksDone: 0, reassigned: 0, lateOrDuplicateResults: 0, rejectedResults: 0, staleResults: 0, frozenReassigned: 0, failedChunks: 0, localChunks: 0, trajectoriesBy: {}, generatedTokens: 0 };
   private readonly log: (line: string) => void;
 
   constructor(private readonly o: SchedulerOptions) {
@@ -261,6 +264,7 @@ export class RolloutScheduler {
       this.inFlight.delete(h.id);
       this.stats.chunksDone++;
       this.stats.trajectoriesBy[from] = (this.stats.trajectoriesBy[from] ?? 0) + trajectories.length;
+      this.stats.generatedTokens += generatedTokens(trajectories); // counted from what arrived, not from what the member says
       chunk.resolve({ slot: chunk.slot, policyVersion: h.policyVersion, trajectories, seconds: h.seconds, generatedTokens: h.generatedTokens });
     } catch (e) {
       this.stats.rejectedResults++;
@@ -291,6 +295,7 @@ export class RolloutScheduler {
       this.stats.localChunks++;
       this.stats.chunksDone++;
       this.stats.trajectoriesBy.local = (this.stats.trajectoriesBy.local ?? 0) + r.trajectories.length;
+      this.stats.generatedTokens += r.generatedTokens;
       chunk.resolve(r);
     } catch (e) {
       this.localActor = null;
