@@ -141,11 +141,11 @@ describe('swarm membership and message checks', () => {
     await a.stop();
   });
 
-  it('a tab that said it is frozen stays listed past the silence window (until frozenSilenceMs); after its own timers stopped, a member judges nobody', async () => {
+  it('a tab that said it is frozen (hidden) stays listed past the silence window until frozenSilenceMs (hiddenSilenceMs); after its own timers stopped, a member judges nobody', async () => {
     const hub = new MemoryHub();
     const logs: string[] = [];
     let skip = 0; // ms added to tab-a's clock: its timers "stopped" for that long (frozen itself)
-    const a = new SwarmNode({ transport: hub.join('tab-a'), runId: RUN, secret: SECRET, status: status('leader'), limits: LIMITS, heartbeatMs: 30, silenceMs: 300, frozenSilenceMs: 1200, now: () => performance.now() + skip, log: (l) => logs.push(l) });
+    const a = new SwarmNode({ transport: hub.join('tab-a'), runId: RUN, secret: SECRET, status: status('leader'), limits: LIMITS, heartbeatMs: 30, silenceMs: 300, frozenSilenceMs: 1200, hiddenSilenceMs: 800, now: () => performance.now() + skip, log: (l) => logs.push(l) });
     const changes: string[] = [];
     a.onLifecycle((id, now, before) => changes.push(`${id}: ${before} → ${now}`));
     await a.start();
@@ -158,6 +158,15 @@ describe('swarm membership and message checks', () => {
     expect(a.members.has('tab-f')).toBe(true);
     await until('removed after the frozen window', () => !a.members.has('tab-f'), 2000);
     expect(logs.some((l) => /tab-f left \(silent for [\d.]+ s after it said it was frozen\)/.test(l))).toBe(true);
+    // a hidden tab (throttled timers): kept past the silence window, removed after hiddenSilenceMs
+    hub.inject('tab-h', 'tab-a', { h: await hello('tab-h') });
+    await until('h joined', () => a.members.has('tab-h'));
+    hub.inject('tab-h', 'tab-a', { h: { t: 'heartbeat', role: 'rollout', version: 0, rolloutsPerSec: 1, busy: true, visible: false, lifecycle: 'hidden', sentAt: 0, stage: -1, step: 0 } });
+    await until('hidden', () => a.members.get('tab-h')?.lifecycle === 'hidden');
+    await settle(500);
+    expect(a.members.has('tab-h')).toBe(true);
+    await until('h removed after the hidden window', () => !a.members.has('tab-h'), 2000);
+    expect(logs.some((l) => /tab-h left \(silent for [\d.]+ s after it said it was hidden\)/.test(l))).toBe(true);
     // tab-a itself stops for 5 s (its clock jumps between two ticks): tab-g, silent as long, is not judged for it
     hub.inject('tab-g', 'tab-a', { h: await hello('tab-g') });
     await until('g joined', () => a.members.has('tab-g'));

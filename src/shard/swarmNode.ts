@@ -5,7 +5,8 @@
 // A member that stops answering is removed after `silenceMs` (its work is re-assigned by whoever
 // gave it). Times are this member's own clock only: peers' timestamps are shown, never compared.
 // A tab that announced it is frozen (page lifecycle) is kept for `frozenSilenceMs` instead: it
-// comes back with its state when Chrome resumes it. A member whose own timers stopped for longer
+// comes back with its state when Chrome resumes it. A hidden tab gets `hiddenSilenceMs` (≥ 70 s):
+// after 5 minutes hidden Chrome runs its timers, heartbeats included, once a minute. A member whose own timers stopped for longer
 // than the silence window (it was frozen itself) gives everyone a fresh window before judging.
 import { helloProof, newNonce, sameProof } from './auth';
 import type { RawMessage } from './framing';
@@ -49,6 +50,8 @@ export interface SwarmNodeOptions {
   silenceMs?: number;
   /** A member that announced it is frozen is removed only after this long (default 10 min). */
   frozenSilenceMs?: number;
+  /** A member that announced it is hidden (throttled timers) is removed after this long (default 70 s, never less than silenceMs). */
+  hiddenSilenceMs?: number;
   log?: (line: string) => void;
   now?: () => number;
 }
@@ -123,8 +126,8 @@ export class SwarmNode {
     }
     this.lastTick = t;
     for (const m of [...this.members.values()]) {
-      const limit = m.lifecycle === 'frozen' ? (this.o.frozenSilenceMs ?? 600_000) : silence;
-      if (t - m.lastSeen > limit) this.remove(m.id, `silent for ${((t - m.lastSeen) / 1000).toFixed(1)} s${m.lifecycle === 'frozen' ? ' after it said it was frozen' : ''}`);
+      const limit = m.lifecycle === 'frozen' ? (this.o.frozenSilenceMs ?? 600_000) : m.lifecycle === 'hidden' ? Math.max(silence, this.o.hiddenSilenceMs ?? 70_000) : silence;
+      if (t - m.lastSeen > limit) this.remove(m.id, `silent for ${((t - m.lastSeen) / 1000).toFixed(1)} s${m.lifecycle === 'active' ? '' : ` after it said it was ${m.lifecycle}`}`);
     }
     await this.beat();
   }
