@@ -10,7 +10,8 @@ import type { TrainerHandle } from '../train/rl/async/handles';
 import { packWeights } from '../train/rl/async/weights';
 import type { Trajectory } from '../train/rl/trajectory';
 import { MICRO_MODEL } from '../train/testing/microModel';
-import { MemoryHub } from './memoryTransport';
+import type { RawMessage } from './framing';
+import { MemoryHub, MemoryTransport } from './memoryTransport';
 import { RolloutMember } from './rolloutMember';
 import { RolloutScheduler } from './rolloutScheduler';
 import { swarmPool } from './swarmPool';
@@ -39,6 +40,27 @@ async function member(hub: MemoryHub, id: string, actor: ScriptedActorOptions = 
   const m = new RolloutMember({ node, specFor: (s) => swarmRolloutSpec(CFG, s, MICRO_MODEL), makeActor: async (spec, w) => scriptedActor(spec, w, actor) });
   await node.start();
   return { node, m };
+}
+
+/** A memory transport that can be frozen: while frozen, what it sends and receives waits, in order. */
+class FreezableTransport extends MemoryTransport {
+  frozen = false;
+  private readonly held: (() => void)[] = [];
+
+  protected override async post(to: string | null, piece: RawMessage): Promise<void> {
+    if (this.frozen) this.held.push(() => void super.post(to, piece));
+    else await super.post(to, piece);
+  }
+
+  override deliver(from: string, piece: RawMessage): void {
+    if (this.frozen) this.held.push(() => super.deliver(from, piece));
+    else super.deliver(from, piece);
+  }
+
+  thaw(): void {
+    this.frozen = false;
+    for (const f of this.held.splice(0)) f();
+  }
 }
 
 /** A trainer that applies nothing but counts versions and records which tasks it trained on. */
@@ -184,6 +206,49 @@ describe('remote rollout actors over the swarm (memory transport)', () => {
     expect(node.banned.size).toBe(0);
     expect(f.jobsDone).toBeGreaterThanOrEqual(1);
     for (const x of [node, a.node, fNode]) await x.stop();
+  });
+
+  it('a tab frozen without a word: removed after the silence window, its chunk re-assigned; when it resumes it rejoins and plays, its old answer ignored', async () => {
+    const hub = new MemoryHub();
+    const logs: string[] = [];
+    const { node, scheduler } = await leader(hub, logs);
+    const a = await member(hub, 'tab-a', { delayMs: 20 });
+    // A frozen tab: nothing it sends or receives moves (queued, as a frozen page's tasks are), and its actor stops too.
+    const t = new FreezableTransport('tab-z', hub);
+    hub.members.set('tab-z', t);
+    let thaw = () => {};
+    let froze = false;
+    const zNode = new SwarmNode({ transport: t, runId: RUN, secret: SECRET, status: status('rollout'), limits: LIMITS, ...FAST });
+    const z = new RolloutMember({ node: zNode, specFor: (st) => swarmRolloutSpec(CFG, st, MICRO_MODEL), makeActor: async (spec, w) => {
+      const inner = scriptedActor(spec, w, { delayMs: 20 });
+      return { ...inner, rollout: async (job) => {
+        if (!froze) {
+          froze = true;
+          t.frozen = true;
+          await new Promise<void>((resume) => (thaw = resume));
+        }
+        return inner.rollout(job);
+      } };
+    } });
+    await zNode.start();
+    await waitFor('both members', () => scheduler.rolloutMembers().length === 2);
+    const trained: Trajectory[] = [];
+    const run = runAsyncRl(swarmPool(countingTrainer(trained), scheduler, async () => {}), asyncConfig(16));
+    await waitFor('removed for silence', () => logs.some((l) => /tab-z left \(silent/.test(l)));
+    await waitFor('steps without it', () => trained.length >= 4 * 8, 10_000);
+    const before = scheduler.stats.trajectoriesBy['tab-z'] ?? 0;
+    t.thaw();
+    thaw();
+    await waitFor('rejoined', () => node.members.has('tab-z'), 5000);
+    const records = await run;
+    expect(records).toHaveLength(16);
+    expectEachTaskOnce(trained, 16);
+    expect(scheduler.stats.reassigned).toBeGreaterThanOrEqual(1);
+    expect(node.banned.size).toBe(0);
+    expect(before).toBe(0); // nothing accepted from it while frozen (its held answer came from a non-member)
+    expect(scheduler.stats.trajectoriesBy['tab-z']).toBeGreaterThan(0); // back: it played new chunks
+    expect(z.jobsDone).toBeGreaterThanOrEqual(2);
+    for (const x of [node, a.node, zNode]) await x.stop();
   });
 
   it('a result played with weights older than its chunk asked for is rejected by version and re-queued; the member stays', async () => {
