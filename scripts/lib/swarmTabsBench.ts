@@ -78,9 +78,17 @@ async function rolloutRun(context: BrowserContext, base: string, tabs: number, s
 }
 
 // As text: tsx would wrap the getter in a helper (__name) the page does not have.
-const FREEZE_EVENTS = `Object.defineProperty(document, 'visibilityState', { configurable: true, get: function () { return 'hidden'; } });
-document.dispatchEvent(new Event('visibilitychange'));
-document.dispatchEvent(new Event('freeze'));`;
+// Frozen while it plays a chunk when it gets one within 5 s (chunks take a second or two here).
+const FREEZE_EVENTS = `new Promise(function (done) {
+  var until = performance.now() + 5000;
+  (function poll() {
+    if (!window.tabforgeSwarm.view().self.busy && performance.now() < until) return void setTimeout(poll, 1);
+    Object.defineProperty(document, 'visibilityState', { configurable: true, get: function () { return 'hidden'; } });
+    document.dispatchEvent(new Event('visibilitychange'));
+    document.dispatchEvent(new Event('freeze'));
+    done();
+  })();
+})`;
 const RESUME_EVENTS = `delete document.visibilityState;
 document.dispatchEvent(new Event('resume'));
 document.dispatchEvent(new Event('visibilitychange'));`;
@@ -88,9 +96,10 @@ document.dispatchEvent(new Event('visibilitychange'));`;
 /** Freezes one rollout tab (events, then its JavaScript stops) for `ms`; what the leader saw meanwhile. */
 async function freezeWindow(context: BrowserContext, lead: Page, tab: Page, id: string, ms: number): Promise<NonNullable<RolloutRun['frozen']>> {
   const cdp: CDPSession = await context.newCDPSession(tab);
-  const before = await view(lead);
-  const t0 = Date.now();
+  const pre = await view(lead); // counters before the freeze
   await tab.evaluate(FREEZE_EVENTS);
+  const t0 = Date.now();
+  const before = await view(lead); // tokens from the freeze on
   await cdp.send('Debugger.enable');
   await cdp.send('Debugger.pause');
   await lead.waitForFunction((x) => window.tabforgeSwarm.view()!.members.find((m) => m.id === x)?.lifecycle === 'frozen', id, { polling: 10, timeout: 30_000 });
@@ -104,7 +113,7 @@ async function freezeWindow(context: BrowserContext, lead: Page, tab: Page, id: 
   await tab.evaluate(RESUME_EVENTS);
   return {
     tokensPerSecond: (during.scheduler!.generatedTokens - before.scheduler!.generatedTokens) / seconds, seconds, detectMs, silentSeconds,
-    reassigned: during.scheduler!.frozenReassigned - before.scheduler!.frozenReassigned, late: during.scheduler!.lateOrDuplicateResults,
+    reassigned: during.scheduler!.frozenReassigned - pre.scheduler!.frozenReassigned, late: during.scheduler!.lateOrDuplicateResults,
   };
 }
 
