@@ -8,6 +8,10 @@
 // average 5–7, of which the GRPO throughput rows took 2 min 39 s (SwiftShader) + 59 s (llvmpipe);
 // `--filter 'grpo throughput'` runs only those. The load average is recorded in the JSON's meta:
 // on 2 shared cores it moves the GRPO async/sync ratio by tens of percent.
+// `--swarm` runs the swarm section instead (not part of the default run): rollout tokens/s with 1, 2
+// and 3 tabs and with a frozen tab, weight broadcast per 10 M parameters over tabs and libp2p
+// (scripts/lib/swarmTabsBench.ts, llvmpipe), bytes per step of each training mode (swarmBytesBench.ts,
+// Node). Full: about 6 min here; --quick about 3 min.
 import { writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import type { BenchReport } from '../src/app/bench/report';
@@ -16,6 +20,8 @@ import { BENCH_USAGE, parseBenchArgs } from './lib/benchArgs';
 import { type BrowserAdapter, featureLevelFor, forwardConsole, launchChromium } from './lib/browser';
 import { startServer } from './lib/server';
 import { nodeStorageRows } from './lib/storageBenchNode';
+import { swarmBytesRows } from './lib/swarmBytesBench';
+import { swarmTabRows } from './lib/swarmTabsBench';
 
 const log = (line: string) => console.log(`[bench] ${line}`);
 
@@ -52,7 +58,15 @@ async function main(): Promise<number> {
   const reports: BenchReport[] = [];
   const failures: { adapter: BrowserAdapter; error: string }[] = [];
   try {
-    for (const adapter of args.adapters) {
+    if (args.swarm) {
+      log('swarm section: tabs on llvmpipe …');
+      try {
+        reports.push(await swarmTabRows(server.url, args, log));
+      } catch (e) {
+        failures.push({ adapter: 'llvmpipe', error: e instanceof Error ? e.message : String(e) });
+      }
+    }
+    for (const adapter of args.swarm ? [] : args.adapters) {
       const ta = Date.now();
       log(`${adapter}: starting Chromium …`);
       try {
@@ -67,8 +81,12 @@ async function main(): Promise<number> {
   } finally {
     await server.close();
   }
-  const node = await nodeStorageRows(args); // checkpoint save/load on disk and merge time, in Node
+  const node = args.swarm ? null : await nodeStorageRows(args); // checkpoint save/load on disk and merge time, in Node
   if (node) reports.push(node);
+  if (args.swarm) {
+    log('swarm section: bytes per step in Node …');
+    reports.push({ adapter: { kind: 'node-llvmpipe', description: `Node ${process.version}, webgpu (Dawn, OpenGL ES on llvmpipe), 2 ranks on a memory hub`, featureLevel: 'compatibility', vendor: '', architecture: '' }, results: await swarmBytesRows() });
+  }
   const seconds = Math.round((Date.now() - t0) / 1000);
   const loadAverage = { start: loadAtStart.map((l) => +l.toFixed(2)), end: loadavg().map((l) => +l.toFixed(2)) };
   console.log();

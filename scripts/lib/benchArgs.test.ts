@@ -3,13 +3,14 @@ import { parseBenchArgs } from './benchArgs';
 
 describe('npm run bench arguments', () => {
   it('defaults to both adapters, full repeats, no file', () => {
-    expect(parseBenchArgs([])).toEqual({ adapters: ['swiftshader', 'llvmpipe'], quick: false, help: false });
+    expect(parseBenchArgs([])).toEqual({ adapters: ['swiftshader', 'llvmpipe'], quick: false, swarm: false, help: false });
   });
 
   it('reads --out, --adapter, --quick and --filter (also as --flag=value)', () => {
     expect(parseBenchArgs(['--out', 'b.json', '--adapter', 'llvmpipe', '--quick', '--filter=1024'])).toEqual({
-      out: 'b.json', adapters: ['llvmpipe'], quick: true, filter: '1024', help: false,
+      out: 'b.json', adapters: ['llvmpipe'], quick: true, filter: '1024', swarm: false, help: false,
     });
+    expect(parseBenchArgs(['--swarm', '--quick'])).toMatchObject({ swarm: true, quick: true });
     expect(parseBenchArgs(['--adapter=both']).adapters).toEqual(['swiftshader', 'llvmpipe']);
   });
 

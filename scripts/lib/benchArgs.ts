@@ -1,4 +1,4 @@
-// Command line of `npm run bench -- [--out FILE] [--adapter swiftshader|llvmpipe|both] [--quick] [--filter TEXT]`.
+// Command line of `npm run bench -- [--out FILE] [--adapter swiftshader|llvmpipe|both] [--quick] [--filter TEXT] [--swarm]`.
 import type { BrowserAdapter } from './browser';
 
 export interface BenchArgs {
@@ -8,17 +8,21 @@ export interface BenchArgs {
   quick: boolean;
   /** Only rows whose name contains this. */
   filter?: string;
+  /** The swarm section instead of the adapter rows (scripts/lib/swarmTabsBench.ts, swarmBytesBench.ts). */
+  swarm: boolean;
   help: boolean;
 }
 
-export const BENCH_USAGE = `usage: npm run bench -- [--out FILE] [--adapter swiftshader|llvmpipe|both] [--quick] [--filter TEXT]
+export const BENCH_USAGE = `usage: npm run bench -- [--out FILE] [--adapter swiftshader|llvmpipe|both] [--quick] [--filter TEXT] [--swarm]
   --out FILE      write the results as JSON (see src/app/bench/report.ts for the shape)
   --adapter A     swiftshader (core), llvmpipe (compatibility) or both (default)
   --quick         fewer repeats per row (smoke runs)
-  --filter TEXT   only rows whose name contains TEXT, e.g. --filter 1024 or --filter 'grpo throughput'`;
+  --filter TEXT   only rows whose name contains TEXT, e.g. --filter 1024 or --filter 'grpo throughput'
+  --swarm         only the swarm section (tabs on llvmpipe: rollout tokens/s with 1-3 tabs and with a frozen
+                  tab, weight broadcast over tabs and libp2p; Node: bytes per step of each training mode)`;
 
 export function parseBenchArgs(argv: readonly string[]): BenchArgs {
-  const args: BenchArgs = { adapters: ['swiftshader', 'llvmpipe'], quick: false, help: false };
+  const args: BenchArgs = { adapters: ['swiftshader', 'llvmpipe'], quick: false, swarm: false, help: false };
   for (let i = 0; i < argv.length; i++) {
     const [flag, inline] = argv[i].includes('=') ? (argv[i].split(/=(.*)/s, 2) as [string, string]) : [argv[i], undefined];
     const value = () => {
@@ -39,6 +43,9 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
       }
       case '--quick':
         args.quick = true;
+        break;
+      case '--swarm':
+        args.swarm = true;
         break;
       case '--filter':
         args.filter = value();

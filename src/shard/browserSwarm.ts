@@ -10,6 +10,8 @@ import { IdbBackend } from '../storage/idbBackend';
 import { newMemberId, newRunId, newSecret } from './auth';
 import type { Libp2pTransport } from './libp2pTransport';
 import { type SwarmLink, swarmUrl } from './link';
+import { watchPageLifecycle } from './pageLifecycle';
+import type { Lifecycle } from './protocol';
 import { type LockManagerLike, SwarmSession } from './session';
 import { TabTransport } from './tabTransport';
 
@@ -57,13 +59,19 @@ export async function startBrowserSwarm(linkIn: SwarmLink | { config: PipelineCo
   if (!overMachines && !locks) throw new Error('this browser has no Web Locks API (navigator.locks), which tabs need to elect a leader: use a current Chrome, Edge, Firefox or Safari');
   const finishedKey = `tabforge-swarm-finished/${link.run}`;
   let rt: Promise<GpuRuntime> | null = null;
+  let announce = (_now: Lifecycle) => {};
+  const lifecycle = watchPageLifecycle(document, (now, before) => {
+    log(`this tab is ${now} (was ${before})`);
+    announce(now);
+  });
   const session = new SwarmSession({
     link, transport, locks, lead: overMachines ? link.leader === transport.selfId : undefined,
     runtime: () => (rt ??= acquireDevice({ featureLevel: o.featureLevel }).then((ctx) => new GpuRuntime(ctx, { timing: false }))),
     store: () => IdbBackend.open(`tabforge-swarm-${link.run}`),
     finished: { get: () => localStorage.getItem(finishedKey) === '1', set: () => localStorage.setItem(finishedKey, '1') },
-    visible, log, ...o.timing,
+    visible, lifecycle: () => lifecycle.now(), log, ...o.timing,
   });
+  announce = (now) => session.lifecycleChanged(now);
   await session.start();
   if (overMachines && link.leader !== transport.selfId) {
     const t = transport as Libp2pTransport;

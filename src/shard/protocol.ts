@@ -6,7 +6,7 @@
 import { z } from 'zod';
 
 /** Bumped when a message changes meaning; peers with another version are refused with a message. */
-export const SWARM_PROTOCOL_VERSION = 1;
+export const SWARM_PROTOCOL_VERSION = 2; // 2: heartbeats say the tab's lifecycle (active / hidden / frozen)
 
 /** libp2p protocol id of the swarm's stream. */
 export const SWARM_PROTOCOL_ID = `/tabforge/swarm/${SWARM_PROTOCOL_VERSION}.0.0`;
@@ -26,6 +26,14 @@ const version = int(0, 2 ** 31 - 1);
 /** The roles a member plays (leader: trains and hands out work; rollout: plays episodes; rank: a data-parallel trainer). */
 export const SWARM_ROLES = ['leader', 'rollout', 'rank', 'candidate'] as const;
 export type SwarmRole = (typeof SWARM_ROLES)[number];
+
+/**
+ * A tab's page lifecycle as it last announced it: 'hidden' tabs are throttled by the browser (timers
+ * at most once a second, later once a minute) but keep playing; 'frozen' tabs (Chrome freezes
+ * background tabs) run nothing until they resume, so the leader gives their work to others.
+ */
+export const LIFECYCLES = ['active', 'hidden', 'frozen'] as const;
+export type Lifecycle = (typeof LIFECYCLES)[number];
 
 /** Announces a member and proves it holds the run's join secret (auth.ts): sent to everyone (tabs) or on each new stream (libp2p). */
 const hello = z.object({
@@ -55,6 +63,8 @@ const heartbeat = z.object({
   busy: z.boolean(),
   /** document.visibilityState === 'visible' (hidden tabs are throttled by the browser). */
   visible: z.boolean(),
+  /** The page's lifecycle (sent at once on visibilitychange / freeze / resume, before the tab stops). */
+  lifecycle: z.enum(LIFECYCLES),
   sentAt: finite,
   /** Leader only: the GRPO stage being rolled out (−1: none) and its steps done. */
   stage: int(-1, 64),

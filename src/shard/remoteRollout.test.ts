@@ -10,7 +10,8 @@ import type { TrainerHandle } from '../train/rl/async/handles';
 import { packWeights } from '../train/rl/async/weights';
 import type { Trajectory } from '../train/rl/trajectory';
 import { MICRO_MODEL } from '../train/testing/microModel';
-import { MemoryHub } from './memoryTransport';
+import type { RawMessage } from './framing';
+import { MemoryHub, MemoryTransport } from './memoryTransport';
 import { RolloutMember } from './rolloutMember';
 import { RolloutScheduler } from './rolloutScheduler';
 import { swarmPool } from './swarmPool';
@@ -39,6 +40,27 @@ async function member(hub: MemoryHub, id: string, actor: ScriptedActorOptions = 
   const m = new RolloutMember({ node, specFor: (s) => swarmRolloutSpec(CFG, s, MICRO_MODEL), makeActor: async (spec, w) => scriptedActor(spec, w, actor) });
   await node.start();
   return { node, m };
+}
+
+/** A memory transport that can be frozen: while frozen, what it sends and receives waits, in order. */
+class FreezableTransport extends MemoryTransport {
+  frozen = false;
+  private readonly held: (() => void)[] = [];
+
+  protected override async post(to: string | null, piece: RawMessage): Promise<void> {
+    if (this.frozen) this.held.push(() => void super.post(to, piece));
+    else await super.post(to, piece);
+  }
+
+  override deliver(from: string, piece: RawMessage): void {
+    if (this.frozen) this.held.push(() => super.deliver(from, piece));
+    else super.deliver(from, piece);
+  }
+
+  thaw(): void {
+    this.frozen = false;
+    for (const f of this.held.splice(0)) f();
+  }
 }
 
 /** A trainer that applies nothing but counts versions and records which tasks it trained on. */
@@ -136,6 +158,123 @@ describe('remote rollout actors over the swarm (memory transport)', () => {
     expect(scheduler.stats.reassigned).toBeGreaterThanOrEqual(1);
     expect(logs.some((l) => /passed its deadline: re-assigned/.test(l))).toBe(true);
     for (const x of [node, a.node, slow.node]) await x.stop();
+  });
+
+  it('a tab that announces it froze: its chunk is re-assigned at once, it gets nothing while frozen, its late answer is ignored, and it plays again once back', async () => {
+    const hub = new MemoryHub();
+    const logs: string[] = [];
+    const { node, scheduler } = await leader(hub, logs); // chunk deadline 120 s: only the announcement can re-assign in time
+    const a = await member(hub, 'tab-a', { delayMs: 20 });
+    let lifecycle: 'active' | 'frozen' = 'active';
+    let thaw = () => {};
+    let jobsWhileFrozen = 0;
+    let froze = false;
+    const fNode = new SwarmNode({ transport: hub.join('tab-f'), runId: RUN, secret: SECRET, status: status('rollout', () => ({ lifecycle })), limits: LIMITS, ...FAST });
+    fNode.on('job', () => void (lifecycle === 'frozen' && jobsWhileFrozen++));
+    // Its first job freezes the tab mid-play (as Chrome would): the freeze heartbeat goes out, then nothing until thawed.
+    const freezer = async (spec: never, w: never) => {
+      const inner = scriptedActor(spec, w, { delayMs: 20 });
+      return { ...inner, rollout: async (job: never) => {
+        const r = await inner.rollout(job);
+        if (!froze) {
+          froze = true;
+          lifecycle = 'frozen';
+          await fNode.beat();
+          await new Promise<void>((resume) => (thaw = resume));
+        }
+        return r;
+      } };
+    };
+    const f = new RolloutMember({ node: fNode, specFor: (st) => swarmRolloutSpec(CFG, st, MICRO_MODEL), makeActor: freezer as never });
+    await fNode.start();
+    await waitFor('both members', () => scheduler.rolloutMembers().length === 2);
+    const trained: Trajectory[] = [];
+    const run = runAsyncRl(swarmPool(countingTrainer(trained), scheduler, async () => {}), asyncConfig(8));
+    await waitFor('the freeze to be seen', () => scheduler.stats.frozenReassigned === 1);
+    expect(scheduler.rolloutMembers()).toEqual(['tab-a']);
+    await waitFor('steps without it', () => trained.length >= 3 * 8, 10_000); // the run goes on with tab-a alone
+    expect(node.members.has('tab-f')).toBe(true); // frozen, not gone: kept past the 400 ms silence window
+    lifecycle = 'active';
+    await fNode.beat();
+    thaw();
+    const records = await run;
+    expect(records).toHaveLength(8);
+    expectEachTaskOnce(trained, 8);
+    expect(jobsWhileFrozen).toBe(0);
+    await waitFor('the late answer', () => scheduler.stats.lateOrDuplicateResults >= 1, 3000);
+    expect(logs.some((l) => /tab-f froze while playing chunk \d+: re-assigned/.test(l))).toBe(true);
+    expect(node.banned.size).toBe(0);
+    expect(f.jobsDone).toBeGreaterThanOrEqual(1);
+    for (const x of [node, a.node, fNode]) await x.stop();
+  });
+
+  it('a tab frozen without a word: removed after the silence window, its chunk re-assigned; when it resumes it rejoins and plays, its old answer ignored', async () => {
+    const hub = new MemoryHub();
+    const logs: string[] = [];
+    const { node, scheduler } = await leader(hub, logs);
+    const a = await member(hub, 'tab-a', { delayMs: 20 });
+    // A frozen tab: nothing it sends or receives moves (queued, as a frozen page's tasks are), and its actor stops too.
+    const t = new FreezableTransport('tab-z', hub);
+    hub.members.set('tab-z', t);
+    let thaw = () => {};
+    let froze = false;
+    const zNode = new SwarmNode({ transport: t, runId: RUN, secret: SECRET, status: status('rollout'), limits: LIMITS, ...FAST });
+    const z = new RolloutMember({ node: zNode, specFor: (st) => swarmRolloutSpec(CFG, st, MICRO_MODEL), makeActor: async (spec, w) => {
+      const inner = scriptedActor(spec, w, { delayMs: 20 });
+      return { ...inner, rollout: async (job) => {
+        if (!froze) {
+          froze = true;
+          t.frozen = true;
+          await new Promise<void>((resume) => (thaw = resume));
+        }
+        return inner.rollout(job);
+      } };
+    } });
+    await zNode.start();
+    await waitFor('both members', () => scheduler.rolloutMembers().length === 2);
+    const trained: Trajectory[] = [];
+    const run = runAsyncRl(swarmPool(countingTrainer(trained), scheduler, async () => {}), asyncConfig(16));
+    await waitFor('removed for silence', () => logs.some((l) => /tab-z left \(silent/.test(l)));
+    await waitFor('steps without it', () => trained.length >= 4 * 8, 10_000);
+    const before = scheduler.stats.trajectoriesBy['tab-z'] ?? 0;
+    t.thaw();
+    thaw();
+    await waitFor('rejoined', () => node.members.has('tab-z'), 5000);
+    const records = await run;
+    expect(records).toHaveLength(16);
+    expectEachTaskOnce(trained, 16);
+    expect(scheduler.stats.reassigned).toBeGreaterThanOrEqual(1);
+    expect(node.banned.size).toBe(0);
+    expect(before).toBe(0); // nothing accepted from it while frozen (its held answer came from a non-member)
+    expect(scheduler.stats.trajectoriesBy['tab-z']).toBeGreaterThan(0); // back: it played new chunks
+    expect(z.jobsDone).toBeGreaterThanOrEqual(2);
+    for (const x of [node, a.node, zNode]) await x.stop();
+  });
+
+  it('a result played with weights older than its chunk asked for is rejected by version and re-queued; the member stays', async () => {
+    const hub = new MemoryHub();
+    const logs: string[] = [];
+    const { node, scheduler } = await leader(hub, logs);
+    let tampered = 0;
+    // One result claims the version before the chunk's (a tab that waited for weights while frozen, then played what it had).
+    const stale = (r: { policyVersion: number; trajectories: Trajectory[] }) => {
+      if (tampered === 0 && r.policyVersion >= 1) {
+        tampered++;
+        r.policyVersion -= 1;
+        for (const t of r.trajectories) t.policyVersion = r.policyVersion;
+      }
+      return r;
+    };
+    const a = await member(hub, 'tab-a', { delayMs: 10, tamper: stale as never });
+    await waitFor('the member', () => scheduler.rolloutMembers().length === 1);
+    const trained: Trajectory[] = [];
+    await runAsyncRl(swarmPool(countingTrainer(trained), scheduler, async () => {}), asyncConfig(4));
+    expectEachTaskOnce(trained, 4);
+    expect(tampered).toBe(1);
+    expect(scheduler.stats.staleResults).toBe(1);
+    expect(node.banned.size).toBe(0);
+    expect(logs.some((l) => /rejected tab-a's result for chunk \d+: played with weights v\d+, the chunk asked for ≥ v\d+/.test(l))).toBe(true);
+    for (const x of [node, a.node]) await x.stop();
   });
 
   it('a member that sends NaN log-probs or foreign tasks is dropped and logged; the run goes on without it', async () => {

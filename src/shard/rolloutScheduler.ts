@@ -5,7 +5,11 @@
 //   - a member that leaves, goes silent or is dropped: its chunk goes back to the front of the queue;
 //   - a chunk past its deadline (a frozen or throttled tab): re-queued; the member stays busy until
 //     it answers, and that late answer is ignored — so no trajectory is counted twice;
+//   - a tab that announces it is frozen (page lifecycle): its chunk is re-queued at once and it gets
+//     no weights or work until it says it is back; its answer to the old chunk is then ignored;
 //   - a result for a chunk that is not (or no longer) this member's: ignored and counted;
+//   - a result played with weights older than the chunk asked for (a tab that waited for weights
+//     while frozen, then played what it had): rejected by version, the chunk re-queued, the member kept;
 //   - a result that fails validation: the member is dropped and logged, its chunk re-queued.
 // With no rollout member at all, an optional local actor (the leader's own device) plays chunks, so
 // a swarm of one tab still trains.
@@ -13,6 +17,7 @@ import type { EnvFamily } from '../envs/types';
 import type { RolloutActorSpec, RolloutJob, RolloutResult } from '../train/rl/async/actors';
 import type { RolloutHandle } from '../train/rl/async/handles';
 import type { PackedWeights } from '../train/rl/async/weights';
+import { generatedTokens } from '../train/rl/rlMetrics';
 import type { Trajectory } from '../train/rl/trajectory';
 import { mixSeeds } from '../util/seeds';
 import { floatBytes, type HeaderOf } from './protocol';
@@ -60,23 +65,29 @@ export interface SchedulerStats {
   reassigned: number;
   lateOrDuplicateResults: number;
   rejectedResults: number;
+  /** Results played with weights older than their chunk's minimum version (re-queued, member kept). */
+  staleResults: number;
+  /** Chunks taken back from a tab that announced it froze. */
+  frozenReassigned: number;
   failedChunks: number;
   localChunks: number;
   /** Trajectories accepted per member id ('local' for the leader's own actor). */
   trajectoriesBy: Record<string, number>;
+  /** Tokens sampled in accepted chunks (the swarm bench's tokens/s). */
+  generatedTokens: number;
 }
 
 export class RolloutScheduler {
   private latest: PackedWeights | null = null;
   private readonly queue: Chunk[] = [];
-  private readonly inFlight = new Map<number, { chunk: Chunk; worker: string; timer: ReturnType<typeof setTimeout> | null }>();
+  private readonly inFlight = new Map<number, { chunk: Chunk; worker: string; timer: ReturnType<typeof setTimeout> | null; minVersion: number }>();
   private readonly workers = new Map<string, Worker>();
   private readonly family: EnvFamily;
   private nextChunk = 1;
   private localActor: Promise<RolloutHandle> | null = null;
   private localBusy = false;
   private closed = false;
-  readonly stats: SchedulerStats = { chunksSent: 0, chunksDone: 0, reassigned: 0, lateOrDuplicateResults: 0, rejectedResults: 0, failedChunks: 0, localChunks: 0, trajectoriesBy: {} };
+  readonly stats: SchedulerStats = { chunksSent: 0, chunksDone: 0, reassigned: 0, lateOrDuplicateResults: 0, rejectedResults: 0, staleResults: 0, frozenReassigned: 0, failedChunks: 0, localChunks: 0, trajectoriesBy: {}, generatedTokens: 0 };
   private readonly log: (line: string) => void;
 
   constructor(private readonly o: SchedulerOptions) {
@@ -86,11 +97,16 @@ export class RolloutScheduler {
     o.node.on('jobFailed', (from, m) => this.onFailed(from, m.h));
     o.node.onLeave((id) => this.onLeave(id));
     o.node.onJoin(() => this.pump());
+    o.node.onLifecycle((id, now) => this.onLifecycle(id, now));
   }
 
-  /** Rollout members now connected. */
+  /** Rollout members now connected and not frozen. */
   rolloutMembers(): string[] {
-    return [...this.o.node.members.values()].filter((m) => m.role === 'rollout').map((m) => m.id);
+    return [...this.o.node.members.values()].filter((m) => m.role === 'rollout' && m.lifecycle !== 'frozen').map((m) => m.id);
+  }
+
+  private frozen(id: string): boolean {
+    return this.o.node.members.get(id)?.lifecycle === 'frozen';
   }
 
   /** Newer weights for every member (older or equal versions are ignored). */
@@ -98,7 +114,7 @@ export class RolloutScheduler {
     if (this.latest && p.version <= this.latest.version) return;
     checkTableOrder(this.o.spec.model, p);
     this.latest = p;
-    for (const w of this.workers.values()) if (w.busyWith === null) void this.sendWeights(w);
+    for (const w of this.workers.values()) if (w.busyWith === null && !this.frozen(w.id)) void this.sendWeights(w); // a frozen tab would only queue them
     void this.localActor?.then((a) => a.setWeights(p));
   }
 
@@ -168,7 +184,7 @@ export class RolloutScheduler {
     w.busyWith = chunk.id;
     const deadline = this.o.chunkDeadlineMs ?? 120_000;
     const timer = setTimeout(() => this.expire(chunk.id), deadline);
-    this.inFlight.set(chunk.id, { chunk, worker: w.id, timer });
+    this.inFlight.set(chunk.id, { chunk, worker: w.id, timer, minVersion: this.latest!.version });
     this.stats.chunksSent++;
     try {
       await this.sendWeights(w);
@@ -196,8 +212,21 @@ export class RolloutScheduler {
     this.inFlight.delete(chunkId);
     if (f.chunk.cancelled) return;
     this.stats.reassigned++;
+    // A fresh job id: members ignore a job id they have seen, and the same member may get it again (stale result, rejoin).
+    f.chunk.id = this.nextChunk++;
     this.queue.unshift(f.chunk);
     this.queue.sort((a, b) => a.slot - b.slot || a.firstTask - b.firstTask);
+    this.pump();
+  }
+
+  /** A tab froze: its chunk goes to others now (its late answer is ignored); back: it may work again. */
+  private onLifecycle(id: string, now: string): void {
+    const w = this.workers.get(id);
+    if (now === 'frozen' && w?.busyWith != null && this.inFlight.get(w.busyWith)?.worker === id) {
+      this.log(`${id} froze while playing chunk ${w.busyWith}: re-assigned`);
+      this.stats.frozenReassigned++;
+      this.requeue(w.busyWith);
+    }
     this.pump();
   }
 
@@ -218,6 +247,12 @@ export class RolloutScheduler {
       return this.pump();
     }
     const { chunk } = f;
+    if (h.policyVersion < f.minVersion) {
+      this.stats.staleResults++;
+      this.log(`rejected ${from}'s result for chunk ${h.id}: played with weights v${h.policyVersion}, the chunk asked for ≥ v${f.minVersion}; re-queued`);
+      this.requeue(h.id);
+      return this.pump();
+    }
     try {
       if (h.slot !== chunk.slot) throw new Error(`result for chunk ${h.id} says slot ${h.slot}, the chunk is slot ${chunk.slot}`);
       const trajectories = decodeTrajectories(payload, {
@@ -229,6 +264,7 @@ export class RolloutScheduler {
       this.inFlight.delete(h.id);
       this.stats.chunksDone++;
       this.stats.trajectoriesBy[from] = (this.stats.trajectoriesBy[from] ?? 0) + trajectories.length;
+      this.stats.generatedTokens += generatedTokens(trajectories); // counted from what arrived, not from what the member says
       chunk.resolve({ slot: chunk.slot, policyVersion: h.policyVersion, trajectories, seconds: h.seconds, generatedTokens: h.generatedTokens });
     } catch (e) {
       this.stats.rejectedResults++;
@@ -259,6 +295,7 @@ export class RolloutScheduler {
       this.stats.localChunks++;
       this.stats.chunksDone++;
       this.stats.trajectoriesBy.local = (this.stats.trajectoriesBy.local ?? 0) + r.trajectories.length;
+      this.stats.generatedTokens += r.generatedTokens;
       chunk.resolve(r);
     } catch (e) {
       this.localActor = null;

@@ -23,6 +23,7 @@ import { RolloutMember } from './rolloutMember';
 import { RolloutScheduler, type SchedulerStats } from './rolloutScheduler';
 import { type MemberInfo, type MemberStatus, SwarmNode } from './swarmNode';
 import { swarmPool } from './swarmPool';
+import type { Lifecycle } from './protocol';
 import type { SwarmTransport } from './transport';
 
 /** The part of the Web Locks API the election needs (navigator.locks; a memory version in Node tests). */
@@ -45,6 +46,8 @@ export interface SessionOptions {
   makeActor?: (spec: RolloutActorSpec, weights: PackedWeights) => Promise<RolloutHandle>;
   /** Whether the page is visible (heartbeats say so; hidden tabs are throttled). */
   visible?: () => boolean;
+  /** The page's lifecycle (pageLifecycle.ts; default 'active'). */
+  lifecycle?: () => Lifecycle;
   heartbeatMs?: number;
   silenceMs?: number;
   chunkDeadlineMs?: number;
@@ -158,7 +161,7 @@ export class SwarmSession {
     return {
       role: leading ? 'leader' : 'rollout', version: leading ? this.version : this.member.version,
       rolloutsPerSec: this.member.rolloutsPerSec, busy: leading ? this.state === 'running' : this.member.busy,
-      visible: this.o.visible?.() ?? true, stage: leading ? this.grpoStage : -1, step: this.step,
+      visible: this.o.visible?.() ?? true, lifecycle: this.o.lifecycle?.() ?? 'active', stage: leading ? this.grpoStage : -1, step: this.step,
     };
   }
 
@@ -188,6 +191,12 @@ export class SwarmSession {
     if (this.notes.length > 50) this.notes.shift();
     this.log(line);
     this.changed();
+  }
+
+  /** The page's lifecycle changed (hidden, frozen, back): tell everyone now, before a freeze stops this tab. */
+  lifecycleChanged(now: Lifecycle): void {
+    void this.node.beat();
+    if (now !== 'frozen') this.changed(); // a frozen tab draws nothing
   }
 
   /** Joins the run: announces itself, plays jobs, and (tabs) waits in line to lead. */

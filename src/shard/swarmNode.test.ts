@@ -117,7 +117,7 @@ describe('swarm membership and message checks', () => {
     hub.inject('tab-old', 'tab-a', { h: { ...(await hello('tab-old')), v: 0 } });
     hub.inject('tab-other', 'tab-a', { h: { ...(await hello('tab-other')), run: 'another-run' } });
     await until('both refused', () => a.banned.size === 2);
-    expect(a.banned.get('tab-old')).toMatch(/swarm protocol 1, the joining page 0: reload both pages/);
+    expect(a.banned.get('tab-old')).toMatch(new RegExp(`swarm protocol ${SWARM_PROTOCOL_VERSION}, the joining page 0: reload both pages`));
     expect(a.banned.get('tab-other')).toMatch(/the link is for run another-run/);
     await a.stop();
   });
@@ -129,7 +129,7 @@ describe('swarm membership and message checks', () => {
     await a.start();
     hub.inject('tab-skewed', 'tab-a', { h: await hello('tab-skewed') });
     await until('joined', () => a.members.has('tab-skewed'));
-    const beat = (sentAt: number) => hub.inject('tab-skewed', 'tab-a', { h: { t: 'heartbeat', role: 'rollout', version: 0, rolloutsPerSec: 1, busy: false, visible: true, sentAt, stage: -1, step: 0 } });
+    const beat = (sentAt: number) => hub.inject('tab-skewed', 'tab-a', { h: { t: 'heartbeat', role: 'rollout', version: 0, rolloutsPerSec: 1, busy: false, visible: true, lifecycle: 'active', sentAt, stage: -1, step: 0 } });
     for (const sentAt of [Date.now() + 3.6e6, Date.now() - 8.64e7, 0]) {
       beat(sentAt); // an hour ahead, a day behind, the epoch: shown, never used
       await settle(100);
@@ -138,6 +138,43 @@ describe('swarm membership and message checks', () => {
     await until('removed for silence', () => !a.members.has('tab-skewed'), 2000);
     expect(logs.some((l) => /tab-skewed left \(silent for \d/.test(l))).toBe(true);
     expect(a.banned.has('tab-skewed')).toBe(false); // silent is not hostile: it may come back
+    await a.stop();
+  });
+
+  it('a tab that said it is frozen (hidden) stays listed past the silence window until frozenSilenceMs (hiddenSilenceMs); after its own timers stopped, a member judges nobody', async () => {
+    const hub = new MemoryHub();
+    const logs: string[] = [];
+    let skip = 0; // ms added to tab-a's clock: its timers "stopped" for that long (frozen itself)
+    const a = new SwarmNode({ transport: hub.join('tab-a'), runId: RUN, secret: SECRET, status: status('leader'), limits: LIMITS, heartbeatMs: 30, silenceMs: 300, frozenSilenceMs: 1200, hiddenSilenceMs: 800, now: () => performance.now() + skip, log: (l) => logs.push(l) });
+    const changes: string[] = [];
+    a.onLifecycle((id, now, before) => changes.push(`${id}: ${before} → ${now}`));
+    await a.start();
+    hub.inject('tab-f', 'tab-a', { h: await hello('tab-f') });
+    await until('joined', () => a.members.has('tab-f'));
+    hub.inject('tab-f', 'tab-a', { h: { t: 'heartbeat', role: 'rollout', version: 0, rolloutsPerSec: 1, busy: true, visible: false, lifecycle: 'frozen', sentAt: 0, stage: -1, step: 0 } });
+    await until('frozen', () => a.members.get('tab-f')?.lifecycle === 'frozen');
+    expect(changes).toEqual(['tab-f: active → frozen']);
+    await settle(700); // more than twice the silence window, and not a word from tab-f
+    expect(a.members.has('tab-f')).toBe(true);
+    await until('removed after the frozen window', () => !a.members.has('tab-f'), 2000);
+    expect(logs.some((l) => /tab-f left \(silent for [\d.]+ s after it said it was frozen\)/.test(l))).toBe(true);
+    // a hidden tab (throttled timers): kept past the silence window, removed after hiddenSilenceMs
+    hub.inject('tab-h', 'tab-a', { h: await hello('tab-h') });
+    await until('h joined', () => a.members.has('tab-h'));
+    hub.inject('tab-h', 'tab-a', { h: { t: 'heartbeat', role: 'rollout', version: 0, rolloutsPerSec: 1, busy: true, visible: false, lifecycle: 'hidden', sentAt: 0, stage: -1, step: 0 } });
+    await until('hidden', () => a.members.get('tab-h')?.lifecycle === 'hidden');
+    await settle(500);
+    expect(a.members.has('tab-h')).toBe(true);
+    await until('h removed after the hidden window', () => !a.members.has('tab-h'), 2000);
+    expect(logs.some((l) => /tab-h left \(silent for [\d.]+ s after it said it was hidden\)/.test(l))).toBe(true);
+    // tab-a itself stops for 5 s (its clock jumps between two ticks): tab-g, silent as long, is not judged for it
+    hub.inject('tab-g', 'tab-a', { h: await hello('tab-g') });
+    await until('g joined', () => a.members.has('tab-g'));
+    skip = 5000;
+    await settle(100);
+    expect(a.members.has('tab-g')).toBe(true);
+    expect(logs.some((l) => /timers stopped for 5\.\d s \(frozen or suspended\): every member gets a fresh silence window/.test(l))).toBe(true);
+    await until('g removed after a real silence', () => !a.members.has('tab-g'), 2000);
     await a.stop();
   });
 

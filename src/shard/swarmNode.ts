@@ -4,9 +4,13 @@
 // that sends anything malformed, NaN-filled or oversized is dropped, banned for the run, and logged.
 // A member that stops answering is removed after `silenceMs` (its work is re-assigned by whoever
 // gave it). Times are this member's own clock only: peers' timestamps are shown, never compared.
+// A tab that announced it is frozen (page lifecycle) is kept for `frozenSilenceMs` instead: it
+// comes back with its state when Chrome resumes it. A hidden tab gets `hiddenSilenceMs` (≥ 70 s):
+// after 5 minutes hidden Chrome runs its timers, heartbeats included, once a minute. A member whose own timers stopped for longer
+// than the silence window (it was frozen itself) gives everyone a fresh window before judging.
 import { helloProof, newNonce, sameProof } from './auth';
 import type { RawMessage } from './framing';
-import { DEFAULT_LIMITS, type HeaderOf, parseSwarmMessage, type PayloadLimits, SWARM_PROTOCOL_VERSION, type SwarmHeader, type SwarmMessage, type SwarmRole } from './protocol';
+import { DEFAULT_LIMITS, type HeaderOf, type Lifecycle, parseSwarmMessage, type PayloadLimits, SWARM_PROTOCOL_VERSION, type SwarmHeader, type SwarmMessage, type SwarmRole } from './protocol';
 import type { SwarmTransport } from './transport';
 
 export interface MemberStatus {
@@ -16,12 +20,15 @@ export interface MemberStatus {
   rolloutsPerSec: number;
   busy: boolean;
   visible: boolean;
+  /** Page lifecycle (default 'active': Node members and pages without the events). */
+  lifecycle?: Lifecycle;
   stage: number;
   step: number;
 }
 
 export interface MemberInfo extends MemberStatus {
   id: string;
+  lifecycle: Lifecycle;
   /** This member's clock (ms) when it was last heard from. */
   lastSeen: number;
   /** The member's own clock at its last heartbeat (shown as its skew; never used for decisions). */
@@ -41,6 +48,10 @@ export interface SwarmNodeOptions {
   heartbeatMs?: number;
   /** A member not heard from for this long is removed (default 10 s; hidden tabs get 1 timer per second). */
   silenceMs?: number;
+  /** A member that announced it is frozen is removed only after this long (default 10 min). */
+  frozenSilenceMs?: number;
+  /** A member that announced it is hidden (throttled timers) is removed after this long (default 70 s, never less than silenceMs). */
+  hiddenSilenceMs?: number;
   log?: (line: string) => void;
   now?: () => number;
 }
@@ -53,6 +64,8 @@ export class SwarmNode {
   private readonly joinHandlers: ((id: string) => void)[] = [];
   private readonly leaveHandlers: ((id: string, why: string) => void)[] = [];
   private readonly refusedHandlers: ((reason: string) => void)[] = [];
+  private readonly lifecycleHandlers: ((id: string, now: Lifecycle, before: Lifecycle) => void)[] = [];
+  private lastTick: number | null = null;
   private readonly rehelloAt = new Map<string, number>();
   private readonly chains = new Map<string, Promise<void>>();
   private timer: ReturnType<typeof setInterval> | null = null;
@@ -106,11 +119,23 @@ export class SwarmNode {
   private async tick(): Promise<void> {
     const t = this.now();
     const silence = this.o.silenceMs ?? 10_000;
-    for (const m of [...this.members.values()]) {
-      if (t - m.lastSeen > silence) this.remove(m.id, `silent for ${((t - m.lastSeen) / 1000).toFixed(1)} s`);
+    // Our own timers stopped longer than the window (this tab was frozen): we heard nobody, so nobody is judged yet.
+    if (this.lastTick !== null && t - this.lastTick > silence) {
+      this.log(`this member's timers stopped for ${((t - this.lastTick) / 1000).toFixed(1)} s (frozen or suspended): every member gets a fresh silence window`);
+      for (const m of this.members.values()) m.lastSeen = Math.max(m.lastSeen, t);
     }
-    const s = this.o.status();
-    const h: HeaderOf<'heartbeat'> = { t: 'heartbeat', ...s, sentAt: Date.now() };
+    this.lastTick = t;
+    for (const m of [...this.members.values()]) {
+      const limit = m.lifecycle === 'frozen' ? (this.o.frozenSilenceMs ?? 600_000) : m.lifecycle === 'hidden' ? Math.max(silence, this.o.hiddenSilenceMs ?? 70_000) : silence;
+      if (t - m.lastSeen > limit) this.remove(m.id, `silent for ${((t - m.lastSeen) / 1000).toFixed(1)} s${m.lifecycle === 'active' ? '' : ` after it said it was ${m.lifecycle}`}`);
+    }
+    await this.beat();
+  }
+
+  /** Sends a heartbeat now (the page calls it on visibilitychange / freeze / resume, before the tab stops). */
+  async beat(): Promise<void> {
+    const { lifecycle = 'active', ...s } = this.o.status();
+    const h: HeaderOf<'heartbeat'> = { t: 'heartbeat', ...s, lifecycle, sentAt: Date.now() };
     await this.o.transport.broadcast({ h }).catch((e: unknown) => this.log(`heartbeat failed: ${(e as Error).message}`));
   }
 
@@ -132,6 +157,11 @@ export class SwarmNode {
 
   onLeave(handler: (id: string, why: string) => void): void {
     this.leaveHandlers.push(handler);
+  }
+
+  /** A member's announced page lifecycle changed (frozen: give its work to others; back: it may work again). */
+  onLifecycle(handler: (id: string, now: Lifecycle, before: Lifecycle) => void): void {
+    this.lifecycleHandlers.push(handler);
   }
 
   /** Another member refused this one (wrong secret, other version): `reason` is for the person. */
@@ -177,7 +207,12 @@ export class SwarmNode {
     }
     m.lastSeen = this.now();
     if (h.t === 'heartbeat') {
-      Object.assign(m, { role: h.role, version: h.version, rolloutsPerSec: h.rolloutsPerSec, busy: h.busy, visible: h.visible, stage: h.stage, step: h.step, theirClock: h.sentAt });
+      const before = m.lifecycle;
+      Object.assign(m, { role: h.role, version: h.version, rolloutsPerSec: h.rolloutsPerSec, busy: h.busy, visible: h.visible, lifecycle: h.lifecycle, stage: h.stage, step: h.step, theirClock: h.sentAt });
+      if (before !== h.lifecycle) {
+        this.log(`${from} is ${h.lifecycle} (was ${before})`);
+        for (const f of this.lifecycleHandlers) f(from, h.lifecycle, before);
+      }
       return;
     }
     if (h.t === 'bye') return this.remove(from, `said bye: ${h.reason}`);
@@ -201,7 +236,7 @@ export class SwarmNode {
     const t = this.now();
     if (known) known.lastSeen = t;
     else {
-      this.members.set(from, { id: from, role: h.role, version: -1, rolloutsPerSec: 0, busy: false, visible: true, stage: -1, step: 0, lastSeen: t, theirClock: null, joinedAt: t });
+      this.members.set(from, { id: from, role: h.role, version: -1, rolloutsPerSec: 0, busy: false, visible: true, lifecycle: 'active', stage: -1, step: 0, lastSeen: t, theirClock: null, joinedAt: t });
       this.log(`${from} joined as ${h.role}`);
     }
     if (!known) for (const f of this.joinHandlers) f(from);

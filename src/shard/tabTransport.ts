@@ -1,7 +1,8 @@
 // Tabs of one browser (same origin): one BroadcastChannel per run for messages to everyone, and one
 // per tab for messages to it alone, so a 40 MB snapshot meant for one tab is not copied into all.
 // A BroadcastChannel copies what is posted (structured clone; a transfer list is not accepted, and
-// tabs live in other processes anyway), so payloads travel as 1 MiB fragments of raw bytes.
+// tabs live in other processes anyway), so payloads travel as 1 MiB fragments of raw bytes, each
+// in a buffer of its own (a clone of a view copies the view's whole buffer).
 // The sender's id is what the envelope claims: tabs of one origin run the same code, so this is the
 // trust boundary of the origin, not of the swarm (machines are authenticated by libp2p's noise).
 import type { RawMessage } from './framing';
@@ -44,7 +45,10 @@ export class TabTransport extends BaseTransport {
   }
 
   protected async post(to: string | null, piece: RawMessage): Promise<void> {
-    const envelope: Envelope = piece.p ? { from: this.selfId, h: piece.h, p: piece.p } : { from: this.selfId, h: piece.h };
+    // A structured clone of a view copies its whole buffer: a fragment (a 1 MiB view into a 40 MB
+    // snapshot) would post all 40 MB each time, so a view gets a buffer of its own first.
+    const p = piece.p && (piece.p.byteOffset !== 0 || piece.p.byteLength !== piece.p.buffer.byteLength) ? piece.p.slice() : piece.p;
+    const envelope: Envelope = p ? { from: this.selfId, h: piece.h, p } : { from: this.selfId, h: piece.h };
     if (to === null) return this.everyone.postMessage(envelope);
     let ch = this.direct.get(to);
     if (!ch) this.direct.set(to, (ch = new BroadcastChannel(channelName(this.runId, to))));

@@ -8,6 +8,7 @@ import './attentionBench';
 import './modelBench';
 import './grpoBench';
 import './storageBench';
+import './swarmWire';
 import { startPeers } from './peers';
 import { registeredBenches, runBenches } from './registry';
 import { type BenchReport, formatTable } from './report';

@@ -14,6 +14,10 @@ export interface SwarmPanel {
   onLeave(f: () => void): void;
 }
 
+/** The tab column: frozen tabs get no work until they resume; hidden ones are throttled but play. */
+const tabState = (m: { visible: boolean; lifecycle?: string }) =>
+  m.lifecycle === 'frozen' ? 'frozen (paused: its work went to others)' : m.lifecycle === 'hidden' || !m.visible ? 'hidden (throttled)' : 'visible';
+
 const short = (id: string) => (id.length > 16 ? `${id.slice(0, 6)}…${id.slice(-6)}` : id);
 
 export function createSwarmPanel(): SwarmPanel {
@@ -43,7 +47,7 @@ export function createSwarmPanel(): SwarmPanel {
       link.value = joinUrl;
       const leader = v.leaderId ? (v.leaderId === v.selfId ? 'this tab' : short(v.leaderId)) : 'none yet';
       status.textContent = `Run ${v.runId}: ${v.state}; this tab ${short(v.selfId)} is ${v.role === 'leader' ? 'the leader (it trains)' : 'a rollout actor'}; leader ${leader}; step ${v.step}${v.steps ? ` of ${v.steps}` : ''}` +
-        (v.scheduler ? `; chunks ${v.scheduler.chunksDone} done, ${v.scheduler.reassigned} re-assigned, ${v.scheduler.lateOrDuplicateResults} late or duplicate answers ignored, ${v.scheduler.rejectedResults} rejected` : '');
+        (v.scheduler ? `; chunks ${v.scheduler.chunksDone} done, ${v.scheduler.reassigned} re-assigned (${v.scheduler.frozenReassigned} from frozen tabs), ${v.scheduler.staleResults} stale results rejected, ${v.scheduler.lateOrDuplicateResults} late or duplicate answers ignored, ${v.scheduler.rejectedResults} rejected` : '');
       const self = { id: v.selfId, ...v.self, lastSeen: 0, theirClock: null, joinedAt: 0 };
       rows.replaceChildren(...[self, ...v.members].map((m) => h('tr', { attrs: { 'data-member': m.id } },
         h('td', { text: m.id === v.selfId ? `${short(m.id)} (this tab)` : short(m.id) }),
@@ -51,7 +55,7 @@ export function createSwarmPanel(): SwarmPanel {
         h('td', { text: m.version < 0 ? '—' : `v${m.version}` }),
         h('td', { text: m.rolloutsPerSec.toFixed(2) }),
         h('td', { text: String(v.trajectoriesBy[m.id] ?? (m.id === v.selfId ? (v.trajectoriesBy.local ?? 0) : 0)) }),
-        h('td', { text: m.visible ? 'visible' : 'hidden (throttled)' }),
+        h('td', { text: tabState(m) }),
         h('td', { text: m.busy ? 'busy' : 'idle' }))));
       notes.replaceChildren(...v.notes.slice(-12).map((n) => h('li', { text: n })));
       if (v.error) this.showError(v.error);
