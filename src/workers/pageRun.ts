@@ -11,7 +11,7 @@ import { assertConfigFits, assertPresetFits } from '../model/fit';
 import { GREEDY } from '../model/sampling';
 import type { GpuWeights } from '../model/weights';
 import { runSelfCheck } from '../ops/selfCheck';
-import type { PipelineConfig, StageConfig } from '../pipeline/config';
+import { type PipelineConfig, type StageConfig, stageRepeats } from '../pipeline/config';
 import { restoreProgress } from '../pipeline/progress';
 import { resumePipeline } from '../pipeline/resume';
 import { type ActorPoolFactory, type PipelineHooks, type PipelineOptions, rolloutConfig, runPipeline, trainingShape } from '../pipeline/runner';
@@ -100,6 +100,7 @@ export async function pageRun(rt: GpuRuntime, req: PageRunRequest, loaded: Loade
   };
   const stageDone = (i: number) => announceData(i + 1);
   const keptPerEval = new Map<string, number>();
+  const repeats = stageRepeats(cfg); // a specialist stage reports (specialists × steps) steps
   const hooks: PipelineHooks = {
     log: (line) => send({ kind: 'log', line }),
     onStage: (i, s, detail) => {
@@ -112,16 +113,18 @@ export async function pageRun(rt: GpuRuntime, req: PageRunRequest, loaded: Loade
     onSft: (i, m) => {
       at.step = m.step;
       const s = cfg.stages[i] as Extract<StageConfig, { kind: 'sft' }>;
-      send({ kind: 'sft', stage: i, step: m.step, totalSteps: s.steps, loss: m.loss, lr: m.lr, gradNorm: m.gradNorm, tokensPerSec: m.tokensPerSec, skipped: m.skipped, at: Date.now() });
+      const total = s.steps * repeats[i];
+      send({ kind: 'sft', stage: i, step: m.step, totalSteps: total, loss: m.loss, lr: m.lr, gradNorm: m.gradNorm, tokensPerSec: m.tokensPerSec, skipped: m.skipped, at: Date.now() });
       memoryNow();
-      if (m.step === s.steps) stageDone(i);
+      if (m.step === total) stageDone(i);
     },
     onRlStep: (i, r) => {
       at.step = r.step;
       const s = cfg.stages[i] as Extract<StageConfig, { kind: 'grpo' }>;
-      send({ kind: 'grpo', stage: i, step: r.step, totalSteps: s.steps, skipped: r.skipped, ...(r.reason === undefined ? {} : { reason: r.reason }), metrics: r.metrics, at: Date.now() });
+      const total = s.steps * repeats[i];
+      send({ kind: 'grpo', stage: i, step: r.step, totalSteps: total, skipped: r.skipped, ...(r.reason === undefined ? {} : { reason: r.reason }), metrics: r.metrics, at: Date.now() });
       memoryNow();
-      if (r.step === s.steps) stageDone(i);
+      if (r.step === total) stageDone(i);
     },
     onRollouts: (i, step, trajs, info) => {
       const taskSet = cfg.tasks.length === 1 ? taskSetName(cfg.tasks[0]) : 'mix';

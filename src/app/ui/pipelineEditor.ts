@@ -1,7 +1,7 @@
 // The pipeline editor: the PipelineConfig itself (src/pipeline/config.ts) as a form — one-click
 // example pipelines, model preset and seed, the task mix (task sets, levels, weights), the episode
-// context (fitted to the task sets unless edited), and the ordered stages (SFT, GRPO, evaluation:
-// add, move, remove, their main hyper-parameters). Every edit is validated with the schema; each
+// context (fitted to the task sets unless edited), LoRA, and the ordered stages (SFT, GRPO, merge,
+// evaluation: add, move, remove, their main hyper-parameters). Every edit is validated with the schema; each
 // message sits next to its field.
 import { TASK_FAMILY_NAMES, type TaskFamilyName } from '../../envs/familyNames';
 import { PIPELINE_CONFIG_VERSION, PIPELINE_PRESETS, type PipelineConfig, type StageConfig } from '../../pipeline/config';
@@ -59,6 +59,8 @@ export function createPipelineEditor(): PipelineEditor {
     for (const l of listeners) l(s);
   };
   const edited = () => {
+    const lora = draft.lora as Record<string, unknown> | undefined;
+    if (lora && Object.keys(lora).length === 0) delete draft.lora; // both LoRA fields empty: full fine-tuning
     currentTitle = 'custom pipeline';
     summary.textContent = 'Edited: a custom pipeline.';
     if (autoContext) fitContext(false);
@@ -153,12 +155,14 @@ export function createPipelineEditor(): PipelineEditor {
     const cfg = cfgDraft();
     const basics = h('div', { class: 'grid3' },
       fieldOf({ path: 'preset', label: 'Model', kind: 'select', help: 'preset', options: PIPELINE_PRESETS.map((p) => ({ value: p, label: PRESET_LABELS[p] ?? p })) }),
-      fieldOf({ path: 'seed', label: 'Seed', kind: 'int', help: 'seed' }));
+      fieldOf({ path: 'seed', label: 'Seed', kind: 'int', help: 'seed' }),
+      fieldOf({ path: 'lora.rank', label: 'LoRA rank', kind: 'int', help: 'loraRank', hint: 'empty: full fine-tuning' }),
+      fieldOf({ path: 'lora.alpha', label: 'LoRA α', kind: 'num', help: 'loraAlpha', hint: 'empty: 2 × rank' }));
     const stages = (cfg.stages ?? []).map((s, i, all) => stageBlock(s, i, all.length));
     const addStage = (k: StageConfig['kind']) => button(`+ ${STAGE_TITLES[k]}`, `Add a${k === 'eval' ? 'n evaluation' : ` ${STAGE_TITLES[k]}`} stage`, () => structural(() => cfg.stages.push(newStage(k, cfg))), `add-${k}`);
     body.replaceChildren(basics, taskRows(), contextRows(),
       h('div', { class: 'stages', testid: 'stages' }, ...stages),
-      h('div', { class: 'add-stage' }, addStage('sft'), addStage('grpo'), addStage('eval')));
+      h('div', { class: 'add-stage' }, addStage('sft'), addStage('grpo'), addStage('merge'), addStage('eval')));
     setDisabled(disabled);
   }
 
