@@ -60,6 +60,19 @@ describe('pipeline merge stage', () => {
     expect(differsFromStart).toBeGreaterThan(0);
   }, 180_000);
 
+  it('SFT → GRPO specialists: steps counted on across specialists, histories tagged; a linear merge with weight 1 each', async () => {
+    const rt = await testRuntime('opengles');
+    const steps: number[] = [];
+    const grpo = { kind: 'grpo' as const, steps: 2, tasksPerStep: 2, groupSize: 2, lr: 1e-2, warmupSteps: 0, samplingRounds: 1, klCoef: 0, specialists: true };
+    const r = await runPipeline(rt, config([ROUTE4, ROUTE8], [SFT, grpo, { kind: 'merge', method: 'linear' }]), { onRlStep: (_i, rec) => void steps.push(rec.step) }, { model: MICRO_MODEL, initial: initialWeights(MICRO_MODEL, 3) });
+    const merged = await r.weights.download();
+    r.weights.destroy();
+    expect(steps).toEqual([1, 2, 3, 4]);
+    expect(r.grpo.map((g) => [g.specialist, g.history.length])).toEqual([['function-calling/route4', 2], ['function-calling/route8', 2]]);
+    expect(r.merges[0]).toMatchObject({ method: 'linear', specialists: ['function-calling/route4', 'function-calling/route8'], options: { weights: [1, 1] } });
+    expect(merged.size).toBeGreaterThan(0);
+  }, 120_000);
+
   it('LoRA rank 2: only the projections move, by a rank-≤2 update; embeddings and norms stay bit-identical', async () => {
     const rt = await testRuntime('opengles');
     const start = initialWeights(MICRO_MODEL, 3);
