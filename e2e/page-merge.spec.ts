@@ -80,4 +80,5 @@ test('a merge pipeline runs in the page: each specialist trains and is scored, t
   expect(events.filter((e) => e.kind === 'eval').map((e) => e.summary.label)).toEqual(['specialists · specialist function-calling/route4', 'specialists · specialist function-calling/route8', 'merged']);
   expect(events.some((e) => e.kind === 'phase' && e.phase === 'merge' && /ties of 2 specialists/.test(e.detail))).toBe(true);
   await expect(page.getByTestId('progress-percent')).toHaveText('100 %');
+  await expect(page.getByTestId('eval')).toHaveText([/specialist function-calling\/route4/, /specialist function-calling\/route8/, /^merged/]);
 });

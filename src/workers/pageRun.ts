@@ -101,6 +101,7 @@ export async function pageRun(rt: GpuRuntime, req: PageRunRequest, loaded: Loade
   const stageDone = (i: number) => announceData(i + 1);
   const keptPerEval = new Map<string, number>();
   const repeats = stageRepeats(cfg); // a specialist stage reports (specialists × steps) steps
+  const evalsDone = new Map<number, number>();
   const hooks: PipelineHooks = {
     log: (line) => send({ kind: 'log', line }),
     onStage: (i, s, detail) => {
@@ -142,7 +143,8 @@ export async function pageRun(rt: GpuRuntime, req: PageRunRequest, loaded: Loade
     },
     onEval: (i, summary) => {
       send({ kind: 'eval', stage: i, summary });
-      stageDone(i);
+      evalsDone.set(i, (evalsDone.get(i) ?? 0) + 1);
+      if (evalsDone.get(i) === repeats[i]) stageDone(i); // (one summary per specialist before a merge)
     },
     onCurve: (i, step, summary) => send({ kind: 'curve', stage: i, step, summary }),
   };
@@ -170,8 +172,8 @@ function restoredFrom(cfg: PipelineConfig, metrics: unknown): RestoredProgress {
   return {
     sft: sftStages.map((s) => ({ stage: s.stage, steps: s.history.map((m) => ({ step: m.step, loss: m.loss, lr: m.lr, gradNorm: m.gradNorm, tokensPerSec: m.tokensPerSec })) })),
     grpo: grpoStages.flatMap((s) => s.history.map((r) => ({ stage: s.stage, step: r.step, totalSteps: r.step, skipped: r.skipped, metrics: r.metrics }))),
-    // the k-th summary is the k-th eval stage's (eval stages run in config order)
-    evals: p.evals.map((summary, k) => ({ stage: cfg.stages.flatMap((s, i) => (s.kind === 'eval' ? [i] : []))[k] ?? -1, summary })),
+    // the k-th summary is the k-th eval stage's (eval stages run in config order; one per specialist before a merge)
+    evals: p.evals.map((summary, k) => ({ stage: cfg.stages.flatMap((s, i) => (s.kind === 'eval' ? Array<number>(stageRepeats(cfg)[i]).fill(i) : []))[k] ?? -1, summary })),
   };
 }
 
