@@ -1,12 +1,13 @@
 // `npm run context-stats [-- --n 200] [--seed 1] [--split train|validation|test] [--json FILE]`: tokens
 // and turns per verified expert episode, per task set (route4, BFCL-style mix, retail, coding) × tokenizer (byte,
 // trimmed Qwen3, full Qwen3) × tool rendering (compact, full JSON); then per category with the
-// small presets' pairings, and how many episodes fit each preset's context. Markdown on stdout.
+// small presets' pairings, per curriculum level, and how many episodes fit each preset's context. Markdown on stdout.
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { contextRows, episodeTokens, formatBudgetRow, formatContextTable, type ContextRow } from '../src/data/contextStats';
 import { CONTEXT_TASK_SETS, corpusEpisodes } from '../src/data/episodeCorpus';
 import { isSplit } from '../src/envs/splits';
+import { CURRICULA, taskSet } from '../src/envs/taskSets';
 import type { Episode } from '../src/eval/rollout';
 import { PRESETS, type PresetName } from '../src/model/config';
 import { tokenizerForModel } from '../src/tokenizer/tokenizerForModel';
@@ -79,7 +80,16 @@ async function main(): Promise<void> {
     });
     console.log(`| ${preset} | ${cfg.maxPositionEmbeddings} | ${cells.join(' | ')} |`);
   }
-  if (values.json) writeFileSync(values.json, JSON.stringify({ split, seed, n, rows, byCategory }, null, 1));
+  // Per curriculum level (envs/taskSets.ts CURRICULA): what each level costs with the presets that train it.
+  const byLevel: ContextRow[] = [];
+  for (const [family, levels] of Object.entries(CURRICULA)) {
+    for (const level of levels) {
+      const eps = await corpusEpisodes(taskSet(family, level), { split, seed, n, policy: 'expert' });
+      for (const tok of tokenizers.slice(0, 2)) byLevel.push(...contextRows(`${family}/${level}`, eps, [tok], [toolRenderingFor(tok.kind)]));
+    }
+  }
+  console.log(`\nPer curriculum level, smallest first (each tokenizer with its presets' tool rendering):\n\n${formatContextTable(byLevel)}`);
+  if (values.json) writeFileSync(values.json, JSON.stringify({ split, seed, n, rows, byCategory, byLevel }, null, 1));
   console.log(`\n(${((Date.now() - started) / 1000).toFixed(0)} s)`);
 }
 

@@ -39,6 +39,12 @@ interface SeedResult {
   after_grpo: number;
   sft_only_same_compute: number | null;
   baselines: Record<string, number>;
+  /** The --eval-also task sets: success after SFT / after GRPO / SFT-only, and the best baseline's. */
+  also?: Record<string, { after_sft: number | null; after_grpo: number | null; sft_only_same_compute: number | null; best_baseline: number | null }>;
+}
+
+function bestRate(bs: readonly { success: { rate: number } }[]): number | null {
+  return bs.length ? Math.max(...bs.map((b) => b.success.rate)) : null;
 }
 
 function firstSet(s: EvalSummary | undefined) {
@@ -117,14 +123,23 @@ async function main(): Promise<number> {
     for (const s of [...evals, ...(sftOnly ? [sftOnly] : [])]) log(`[seed ${seed}] ${label(s)}`);
     const find = (l: string) => firstSet(evals.find((e) => e.label === l));
     const afterSft = find('after SFT');
-    if (afterSft) console.log(afterSft.table);
     const afterGrpo = find('after GRPO');
-    if (afterGrpo) console.log(afterGrpo.table);
+    for (const l of ['after SFT', 'after GRPO']) for (const t of evals.find((e) => e.label === l)?.taskSets ?? []) console.log(t.table);
     const rate = (t: TaskSetEval | undefined) => t?.model.success.rate ?? null;
-    results.push({
+    const result: SeedResult = {
       seed, n: afterSft?.model.n ?? 0, before_sft: rate(find('before SFT')), after_sft: rate(afterSft) ?? 0, after_grpo: rate(afterGrpo) ?? 0,
       sft_only_same_compute: rate(firstSet(sftOnly)), baselines: Object.fromEntries((afterSft?.baselines ?? []).map((b) => [b.label, b.success.rate])),
-    });
+    };
+    const others = (evals.find((e) => e.label === 'after SFT')?.taskSets ?? []).slice(1).map((t) => t.taskSet);
+    if (others.length) {
+      const setIn = (s: EvalSummary | undefined, name: string) => s?.taskSets.find((t) => t.taskSet === name);
+      const at = (l: string, name: string) => setIn(evals.find((e) => e.label === l), name);
+      result.also = Object.fromEntries(others.map((name) => [name, {
+        after_sft: rate(at('after SFT', name)), after_grpo: rate(at('after GRPO', name)), sft_only_same_compute: rate(setIn(sftOnly, name)),
+        best_baseline: bestRate(at('after SFT', name)?.baselines ?? []),
+      }]));
+    }
+    results.push(result);
     if (dir) {
       const tok = await tokenizerForModel(PRESETS[cfg.preset]);
       await writeFolder(join(dir, 'final'), exportFiles({ cfg: PRESETS[cfg.preset], params: weights, ids: { eosId: tok.imEndId, padId: tok.padId } }, 'hf'));

@@ -34,6 +34,14 @@ describe('parseLearnArgs', () => {
     expect(() => parseLearnArgs(['--family', 'service', '--level', 'route4'])).toThrow(/--level must be one of retail/);
   });
 
+  it('--eval-also scores more task sets of the family at every before/after evaluation', () => {
+    const a = parseLearnArgs(['--family', 'function-calling', '--level', 'bfcl', '--eval-also', 'bfcl-unseen-tools']);
+    const evals = learningConfig(a.options).stages.filter((s) => s.kind === 'eval');
+    expect(evals.map((s) => s.kind === 'eval' && s.tasks?.map((t) => t.level))).toEqual([['bfcl', 'bfcl-unseen-tools'], ['bfcl', 'bfcl-unseen-tools']]);
+    expect(() => parseLearnArgs(['--family', 'function-calling', '--eval-also', 'retail'])).toThrow(/--eval-also must be one of bfcl, bfcl-unseen-tools/);
+    expect(() => parseLearnArgs(['--family', 'all', '--eval-also', 'bfcl'])).toThrow(/with --family all give none/);
+  });
+
   it('allows --help alone', () => {
     expect(parseLearnArgs(['--help']).help).toBe(true);
   });

@@ -51,6 +51,7 @@ export const LEARN_USAGE = `usage: npm run learn -- --family function-calling|se
   --sampling-rounds R  DAPO refill rounds per step (1: drop zero-signal groups only)
   --async K            GRPO through the async coordinator, staleness bound K
   --eval-n N           test tasks per task set per evaluation
+  --eval-also L[,L]    also score these task sets of the family at every before/after evaluation (e.g. bfcl-unseen-tools)
   --eval-split S       test (default: the reported figures) or validation (to choose settings without looking at test)
   --eval-every N       validation curve every N GRPO steps
   --eval-before        also evaluate the untrained model
@@ -77,7 +78,7 @@ const FLAGS = {
   'sft-examples': { type: 'string' }, 'sft-drills': { type: 'string' }, 'sft-steps': { type: 'string' }, 'sft-lr': { type: 'string' }, 'sft-batch': { type: 'string' },
   steps: { type: 'string' }, 'tasks-per-step': { type: 'string' }, group: { type: 'string' }, lr: { type: 'string' }, kl: { type: 'string' },
   credit: { type: 'string' }, 'sampling-rounds': { type: 'string' }, async: { type: 'string' },
-  'eval-n': { type: 'string' }, 'eval-split': { type: 'string' }, 'eval-every': { type: 'string' }, 'eval-before': { type: 'boolean' }, 'no-compare': { type: 'boolean' },
+  'eval-n': { type: 'string' }, 'eval-split': { type: 'string' }, 'eval-also': { type: 'string' }, 'eval-every': { type: 'string' }, 'eval-before': { type: 'boolean' }, 'no-compare': { type: 'boolean' },
   out: { type: 'string' }, save: { type: 'string' }, 'save-every': { type: 'string' }, keep: { type: 'string' }, resume: { type: 'string' }, 'print-config': { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -149,6 +150,11 @@ export function parseLearnArgs(argv: readonly string[]): LearnArgs {
   if (v.async !== undefined) o.staleness = integer('async', v.async, 0);
   if (v['eval-n'] !== undefined) o.evalN = integer('eval-n', v['eval-n'], 1);
   if (v['eval-split'] !== undefined) o.evalSplit = oneOf('eval-split', v['eval-split'], EVAL_SPLITS);
+  if (v['eval-also'] !== undefined) {
+    if (args.family === 'all') throw new Error('--eval-also names levels of one family; with --family all give none');
+    const levels = TASK_SETS.filter((t) => t.family === args.family).map((t) => t.level);
+    o.evalAlso = v['eval-also'].split(',').map((l) => ({ family: args.family as TaskMixEntry['family'], level: oneOf('eval-also', l, levels), weight: 1 }));
+  }
   if (v['eval-every'] !== undefined) o.evalEvery = integer('eval-every', v['eval-every'], 0);
   if (v['eval-before']) o.evalBefore = true;
   if (v.out !== undefined) args.out = v.out;

@@ -5,6 +5,7 @@
 // intervals per task set and per tool / category, beside cheap baselines run on the same tasks.
 import type { Split } from '../envs/splits';
 import { entryFamily, type TaskMixEntry, taskSetName } from '../envs/taskMix';
+import { taskSet } from '../envs/taskSets';
 import type { EnvFamily, TaskBase } from '../envs/types';
 import { outcomeOf, type Outcome } from '../eval/report';
 import type { Tokenizer } from '../tokenizer';
@@ -53,6 +54,8 @@ export async function evaluateSplit(req: EvalRequest): Promise<EpisodeRecord[]> 
   for (const entry of req.mix) {
     const family = entryFamily(entry);
     const name = taskSetName(entry);
+    const splits = taskSet(entry.family, entry.level).splits;
+    if (!splits.includes(req.split)) throw new Error(`${name} has no ${req.split} split (it has ${splits.join(', ')}); evaluate it on one of those`);
     const tasks = evalTasks(family, req.split, req.n, req.seeds);
     for (let start = 0; start < tasks.length; start += batch) {
       const slice = tasks.slice(start, start + batch);

@@ -373,12 +373,13 @@ class Run {
   private async evalSummary(i: number, s: EvalStageConfig): Promise<EvalSummary> {
     const seeds = s.seeds ?? [this.cfg.seed];
     const onEpisodes = this.hooks.onEvalEpisodes;
+    const mix = s.tasks ?? this.cfg.tasks;
     const records = await evaluateSplit({
-      mix: this.cfg.tasks, split: s.split, n: s.n, seeds, tokenizer: this.tok,
+      mix, split: s.split, n: s.n, seeds, tokenizer: this.tok,
       generator: modelTurnGenerator(this.rt, this.w, GREEDY), rollout: rolloutConfig(this.cfg, 1, 0),
       onTrajectories: onEpisodes && ((taskSet, trajs) => onEpisodes(i, s.label, taskSet, trajs)),
     });
-    return summarizeEval(s, this.cfg.tasks, seeds, records, s.baselines);
+    return summarizeEval(s, mix, seeds, records, s.baselines);
   }
 
   /** Tags a specialist's result entries with its task set. */
