@@ -45,7 +45,7 @@ test('one-click example pipelines cover routing, BFCL-style calls, customer serv
     ['example-service', 'nano-q', ['retail']],
     ['example-coding', 'nano-q', ['functions']],
     ['example-all', 'nano-q', ['route4', 'bfcl', 'retail', 'functions']],
-    ['example-merge', 'nano-q', ['route4', 'retail', 'functions']],
+    ['example-merge', 'nano-q', ['route4', 'status', 'one-liners']],
     ['example-routing', 'nano', ['route4']],
   ];
   for (const [id, preset, levels] of expectations) {

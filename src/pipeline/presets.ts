@@ -154,19 +154,22 @@ export const EXAMPLE_PIPELINES: readonly ExamplePipeline[] = [
   },
   {
     id: 'merge', title: 'All + merge',
-    summary: 'Task specialists merged into one model (as in Klear-AgentForge): one SFT on the mix of routing, customer service and coding, then a GRPO specialist per task set from that model, each scored on every task set, then a TIES merge of the three, scored again. Small (nano-q, a few steps) so it finishes on a CPU adapter; slow all the same: watch the ETA.',
+    summary: 'Task specialists merged into one model (as in Klear-AgentForge): one SFT on the mix of routing, order-status service chats and one-line coding tasks, then a specialist per task set from that model (SFT, then GRPO, on its task set alone), each scored on every task set, then a TIES merge of the three, scored again. Small (nano-q, a few steps), but multi-turn episodes are long: tens of minutes on a CPU adapter; watch the ETA.',
     config: mergeExample(),
   },
 ];
 
-/** The "All + merge" example: shared SFT → GRPO specialists → eval of each → TIES merge → eval of the merged model. */
+/** The "All + merge" example: shared SFT → SFT then GRPO specialists → eval of each → TIES merge → eval of the merged model. */
 function mergeExample(): PipelineConfig {
-  const tasks: TaskMixEntry[] = [{ family: 'function-calling', level: 'route4', weight: 1 }, { family: 'service', level: 'retail', weight: 1 }, { family: 'coding', level: 'functions', weight: 1 }];
+  // the curriculum's first levels of service and coding: the shortest multi-turn episodes (1 536-token context, not 2 048)
+  const tasks: TaskMixEntry[] = [{ family: 'function-calling', level: 'route4', weight: 1 }, { family: 'service', level: 'status', weight: 1 }, { family: 'coding', level: 'one-liners', weight: 1 }];
   return parsePipelineConfig({
     version: PIPELINE_CONFIG_VERSION, preset: 'nano-q', seed: 1, tasks, context: contextForMix(tasks),
     stages: [
-      { kind: 'sft', data: { source: 'synthetic', examples: 96, drills: 0 }, steps: 60, batchSize: 2, lr: 3e-3, warmupSteps: 10, minLrRatio: 1 },
-      { kind: 'grpo', steps: 3, tasksPerStep: 2, groupSize: 4, lr: 1e-3, warmupSteps: 1, minLrRatio: 1, klCoef: 0.1, credit: 'component', temperature: 1, samplingRounds: 2, evalEvery: 0, specialists: true },
+      { kind: 'sft', data: { source: 'synthetic', examples: 64, drills: 0 }, steps: 20, batchSize: 2, lr: 3e-3, warmupSteps: 5, minLrRatio: 1 },
+      // SFT specialists first: at this size GRPO alone often drops every group (all rewards 0) and would leave the specialists equal
+      { kind: 'sft', data: { source: 'synthetic', examples: 32, drills: 0 }, steps: 10, batchSize: 2, lr: 3e-3, warmupSteps: 2, minLrRatio: 1, specialists: true },
+      { kind: 'grpo', steps: 2, tasksPerStep: 2, groupSize: 4, lr: 1e-3, warmupSteps: 1, minLrRatio: 1, klCoef: 0.1, credit: 'component', temperature: 1, samplingRounds: 2, evalEvery: 0, specialists: true },
       { kind: 'eval', label: 'specialists', split: 'test', n: 4, baselines: false },
       { kind: 'merge', method: 'ties', density: 0.5 },
       { kind: 'eval', label: 'after merge', split: 'test', n: 8, baselines: true },

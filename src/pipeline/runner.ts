@@ -1,9 +1,9 @@
 // Runs a PipelineConfig: a model (the preset's seeded init, or given weights), then each stage in
 // order — sft (verified synthetic trajectories or a JSONL file), grpo (multi-turn, sync or async),
 // merge (specialists of the stages before it, specialists.ts), eval (greedy on a split, with
-// intervals, breakdowns and baselines). With config.lora every training stage trains adapters. The same runner serves
-// `npm run learn`, `npm run demo`, the page's worker and the learning tests; only the config
-// differs. Hooks stream progress; any hook may throw to stop the run (the weights are released).
+// intervals, breakdowns and baselines); with config.lora each training stage trains adapters
+// (loraStage.ts). The same runner serves `npm run learn`, `npm run demo`, the page's worker and the
+// learning tests; only the config differs. Hooks stream progress; any hook may throw to stop the run (the weights are released).
 import type { EnvFamily } from '../envs/types';
 import { mixFamily } from '../envs/taskMix';
 import type { GpuRuntime } from '../gpu/runtime';

@@ -59,8 +59,8 @@ describe('merge stages and specialists', () => {
   it('the "All + merge" example trains a specialist per task set, scores each, merges them and scores the merge', () => {
     const x = EXAMPLE_PIPELINES.find((e) => e.id === 'merge')!;
     expect(x.config.tasks.length).toBeGreaterThanOrEqual(2);
-    expect(x.config.stages.map((s) => s.kind)).toEqual(['sft', 'grpo', 'eval', 'merge', 'eval']);
-    expect(stageRepeats(x.config)).toEqual([1, 3, 3, 1, 1]);
+    expect(x.config.stages.map((s) => s.kind)).toEqual(['sft', 'sft', 'grpo', 'eval', 'merge', 'eval']);
+    expect(stageRepeats(x.config)).toEqual([1, 3, 3, 3, 1, 1]);
     expect(['nano', 'nano-q']).toContain(x.config.preset);
   });
 });
