@@ -55,6 +55,18 @@ describe('npm run export', () => {
     await session.release();
   });
 
+  it('--format onnx --external-data: the weights in OUT.data beside the .onnx file, which ORT loads', async () => {
+    const out = join(dir, 'ext', 'tiny-model.onnx');
+    const { stdout } = await cli(['--model', join(dir, 'hf'), '--format', 'onnx', '--external-data', '--out', out]);
+    expect(stdout).toMatch(/exported onnx \(model\.onnx, tiny-model\.onnx\.data/);
+    ort.env.wasm.numThreads = 1;
+    const data = new Uint8Array(await readFile(`${out}.data`));
+    const session = await ort.InferenceSession.create(new Uint8Array(await readFile(out)), { executionProviders: ['wasm'], externalData: [{ path: 'tiny-model.onnx.data', data }] });
+    const res = await session.run({ input_ids: new ort.Tensor('int64', BigInt64Array.of(1n, 2n, 3n), [1, 3]) });
+    expect(res.logits.dims).toEqual([1, 3, cfg.vocabSize]);
+    await session.release();
+  });
+
   it('--checkpoint (store folder → newest) as a PEFT zip and as an HF folder with the adapter merged in', async () => {
     const zip = join(dir, 'adapter.zip');
     await cli(['--checkpoint', join(dir, 'ckpt'), '--format', 'peft', '--out', zip]);

@@ -53,12 +53,16 @@ async function main(): Promise<void> {
   const qwen = model.cfg.tokenizer === 'qwen3';
   const ids = await tokenizerForModel(model.cfg);
   const tokenizerFiles = qwen ? { tokenizerJson: await loadQwen3TokenizerJson(), tokenizerConfig: qwen3TokenizerConfig } : undefined;
+  const onnxFile = args.format === 'onnx' && !args.out.endsWith('.zip');
   const files = exportFiles({ ...model, ids, tokenizerFiles }, args.format, {
-    dtype: args.dtype, onnx: { attentionMask: args.attentionMask, positionIds: args.positionIds, kvCache: args.kvCache },
+    dtype: args.dtype,
+    // the data file (weights past protobuf's 2 GiB cap, or --external-data) is named after the .onnx file
+    onnx: { attentionMask: args.attentionMask, positionIds: args.positionIds, kvCache: args.kvCache, externalData: args.externalData ? true : 'auto', ...(onnxFile ? { dataFile: `${basename(args.out)}.data` } : {}) },
   });
-  if (args.format === 'onnx' && !args.out.endsWith('.zip')) {
+  if (onnxFile) {
     await mkdir(dirname(args.out), { recursive: true });
     await writeFile(args.out, files[0].parts[0]);
+    if (files[1]) await writeFolder(dirname(args.out), [files[1]]);
   } else if (args.out.endsWith('.zip')) {
     await mkdir(dirname(args.out), { recursive: true });
     const zip = await exportZip(files, basename(args.out, '.zip'));

@@ -10,6 +10,8 @@ export interface ExportArgs {
   attentionMask: boolean;
   positionIds: boolean;
   kvCache: boolean;
+  /** onnx: weights in an external-data file even when they would fit inline. */
+  externalData: boolean;
   help: boolean;
 }
 
@@ -23,10 +25,11 @@ export const EXPORT_USAGE = `usage: npm run export -- (--model DIR | --checkpoin
   --dtype D          F32 (default), BF16 or F16 weights (hf)
   --attention-mask   onnx: add the attention_mask input
   --position-ids     onnx: add the position_ids input
-  --kv-cache         onnx: past_key_values inputs and present outputs`;
+  --kv-cache         onnx: past_key_values inputs and present outputs
+  --external-data    onnx: weights in PATH.data beside the .onnx file (automatic past protobuf's 2 GiB limit)`;
 
 export function parseExportArgs(argv: string[]): ExportArgs {
-  const a: Partial<ExportArgs> = { dtype: 'F32', attentionMask: false, positionIds: false, kvCache: false, help: false };
+  const a: Partial<ExportArgs> = { dtype: 'F32', attentionMask: false, positionIds: false, kvCache: false, externalData: false, help: false };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i];
     const one = () => {
@@ -53,6 +56,7 @@ export function parseExportArgs(argv: string[]): ExportArgs {
       case '--attention-mask': a.attentionMask = true; break;
       case '--position-ids': a.positionIds = true; break;
       case '--kv-cache': a.kvCache = true; break;
+      case '--external-data': a.externalData = true; break;
       case '--help': case '-h': a.help = true; break;
       default: throw new Error(`unknown option '${flag}'`);
     }

@@ -36,8 +36,8 @@ describe('parseLearnArgs', () => {
 
   it('--eval-also scores more task sets of the family at every before/after evaluation', () => {
     const a = parseLearnArgs(['--family', 'function-calling', '--level', 'bfcl', '--eval-also', 'bfcl-unseen-tools']);
-    const evals = learningConfig(a.options).stages.filter((s) => s.kind === 'eval');
-    expect(evals.map((s) => s.kind === 'eval' && s.tasks?.map((t) => t.level))).toEqual([['bfcl', 'bfcl-unseen-tools'], ['bfcl', 'bfcl-unseen-tools']]);
+    // a mix entry of weight 0: evaluated at every eval stage, never drawn for SFT data or GRPO
+    expect(learningConfig(a.options).tasks).toEqual([{ family: 'function-calling', level: 'bfcl', weight: 1 }, { family: 'function-calling', level: 'bfcl-unseen-tools', weight: 0 }]);
     expect(() => parseLearnArgs(['--family', 'function-calling', '--eval-also', 'retail'])).toThrow(/--eval-also must be one of bfcl, bfcl-unseen-tools/);
     expect(() => parseLearnArgs(['--family', 'all', '--eval-also', 'bfcl'])).toThrow(/with --family all give none/);
   });

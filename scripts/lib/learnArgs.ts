@@ -153,7 +153,7 @@ export function parseLearnArgs(argv: readonly string[]): LearnArgs {
   if (v['eval-also'] !== undefined) {
     if (args.family === 'all') throw new Error('--eval-also names levels of one family; with --family all give none');
     const levels = TASK_SETS.filter((t) => t.family === args.family).map((t) => t.level);
-    o.evalAlso = v['eval-also'].split(',').map((l) => ({ family: args.family as TaskMixEntry['family'], level: oneOf('eval-also', l, levels), weight: 1 }));
+    o.evalAlso = v['eval-also'].split(',').map((l) => ({ family: args.family as TaskMixEntry['family'], level: oneOf('eval-also', l, levels) }));
   }
   if (v['eval-every'] !== undefined) o.evalEvery = integer('eval-every', v['eval-every'], 0);
   if (v['eval-before']) o.evalBefore = true;

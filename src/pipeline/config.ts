@@ -112,11 +112,6 @@ export const evalStageSchema = z.object({
   seeds: z.array(int(0, 2 ** 31 - 1)).min(1).max(16).optional(),
   /** Also score the cheap baselines on the same tasks. */
   baselines: z.boolean().default(false),
-  /**
-   * The task sets to score instead of the run's mix (weights are ignored), e.g. the run's set plus
-   * function-calling/bfcl-unseen-tools: functions never offered in training. Each must have `split`.
-   */
-  tasks: taskMixSchema.optional(),
 }).strict();
 export type EvalStageConfig = z.infer<typeof evalStageSchema>;
 

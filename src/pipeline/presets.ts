@@ -73,8 +73,8 @@ export interface LearningOptions {
   evalBefore: boolean;
   /** Where the before / after evaluations run: 'test' (reported figures) or 'validation' (choosing settings). Default test. */
   evalSplit?: EvalSplit;
-  /** Task sets scored beside the run's own at every before / after evaluation (e.g. bfcl-unseen-tools). */
-  evalAlso?: TaskMixEntry[];
+  /** Task sets scored beside the run's own at every evaluation (e.g. bfcl-unseen-tools): mix entries of weight 0, never trained on. */
+  evalAlso?: Omit<TaskMixEntry, 'weight'>[];
 }
 
 /**
@@ -92,8 +92,7 @@ export const ROUTING_LEARNING: LearningOptions = {
 
 export function learningConfig(o: LearningOptions): PipelineConfig {
   const stages: StageConfig[] = [];
-  const also = o.evalAlso?.length ? { tasks: [...o.tasks, ...o.evalAlso] } : {};
-  const test = (label: string, baselines: boolean): StageConfig => ({ kind: 'eval', label, split: o.evalSplit ?? 'test', n: o.evalN, baselines, ...also });
+  const test = (label: string, baselines: boolean): StageConfig => ({ kind: 'eval', label, split: o.evalSplit ?? 'test', n: o.evalN, baselines });
   if (o.evalBefore) stages.push(test('before SFT', false));
   stages.push({ kind: 'sft', data: { source: 'synthetic', examples: o.sftExamples, drills: o.sftDrills }, steps: o.sftSteps, batchSize: o.sftBatch, lr: o.sftLr, warmupSteps: 10, minLrRatio: 1 });
   stages.push(test('after SFT', true));
@@ -104,7 +103,9 @@ export function learningConfig(o: LearningOptions): PipelineConfig {
     ...(o.staleness === undefined ? {} : { staleness: o.staleness }),
   });
   stages.push(test('after GRPO', false));
-  return parsePipelineConfig({ version: PIPELINE_CONFIG_VERSION, preset: o.preset, seed: o.seed, tasks: o.tasks, context: contextForMix([...o.tasks, ...(o.evalAlso ?? [])]), stages });
+  // weight 0: never drawn for SFT data or GRPO (taskMix.ts), evaluated at every eval stage
+  const tasks = [...o.tasks, ...(o.evalAlso ?? []).map((e) => ({ ...e, weight: 0 }))];
+  return parsePipelineConfig({ version: PIPELINE_CONFIG_VERSION, preset: o.preset, seed: o.seed, tasks, context: contextForMix(tasks), stages });
 }
 
 /** A named pipeline the page offers as a one-click start ("tool routing in 5 minutes", …). */

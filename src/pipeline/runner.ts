@@ -307,7 +307,7 @@ class Run {
       this.inflight.grpo.push(r);
       await this.hooks.onRlStep?.(i, r);
       const m = r.metrics;
-      this.log(`grpo step ${r.step}/${s.steps} success ${(100 * m.success_rate).toFixed(0)} % reward ${m.reward.toFixed(3)} dropped ${m.groups_dropped ?? 0} kl ${(m.approx_kl ?? 0).toExponential(1)} ent ${(m.entropy ?? 0).toFixed(3)}${r.skipped ? ` SKIPPED: ${r.reason}` : ''} (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
+      this.log(`grpo step ${r.step}/${s.steps} success ${(100 * m.success_rate).toFixed(0)} % reward ${m.reward.toFixed(3)} dropped ${m.groups_dropped ?? 0} KL to ref ${m.kl === undefined ? '–' : m.kl.toFixed(3)} ent ${(m.entropy ?? 0).toFixed(3)}${r.skipped ? ` SKIPPED: ${r.reason}` : ''} (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
       // the curve reads this.w, which the synchronous loop trains in place
       if (k === undefined && s.evalEvery > 0 && r.step % s.evalEvery === 0 && r.step < s.steps) {
         const summary = await this.evalSummary(i, { kind: 'eval', label: `GRPO step ${r.step}`, split: 'validation', n: validationN, baselines: false });
@@ -373,13 +373,12 @@ class Run {
   private async evalSummary(i: number, s: EvalStageConfig): Promise<EvalSummary> {
     const seeds = s.seeds ?? [this.cfg.seed];
     const onEpisodes = this.hooks.onEvalEpisodes;
-    const mix = s.tasks ?? this.cfg.tasks;
     const records = await evaluateSplit({
-      mix, split: s.split, n: s.n, seeds, tokenizer: this.tok,
+      mix: this.cfg.tasks, split: s.split, n: s.n, seeds, tokenizer: this.tok,
       generator: modelTurnGenerator(this.rt, this.w, GREEDY), rollout: rolloutConfig(this.cfg, 1, 0),
       onTrajectories: onEpisodes && ((taskSet, trajs) => onEpisodes(i, s.label, taskSet, trajs)),
     });
-    return summarizeEval(s, mix, seeds, records, s.baselines);
+    return summarizeEval(s, this.cfg.tasks, seeds, records, s.baselines);
   }
 
   /** Tags a specialist's result entries with its task set. */

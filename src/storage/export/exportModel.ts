@@ -7,7 +7,7 @@ import { type LoraConfig, loraParameterTable, loraScale } from '../../model/lora
 import { addLoraDelta } from '../../train/merge/loraMerge';
 import type { ExportFile } from './files';
 import { type GenerationIds, hfModelFiles } from './hf';
-import { type DecoderOnnxOptions, decoderOnnx } from './onnx/decoderOnnx';
+import { type DecoderOnnxOptions, decoderOnnxFiles } from './onnx/decoderOnnx';
 import { peftFiles } from './peft';
 import { zipParts } from './zip';
 
@@ -43,7 +43,11 @@ export function exportFiles(src: ExportSource, format: ExportFormat, opts: { dty
     if (!src.lora) throw new Error('export: --format peft needs a model with LoRA adapters (this one trains all its weights): use --format hf');
     return peftFiles({ rank: src.lora.config.rank, alpha: src.lora.config.alpha, tensors: src.lora.tensors }, { baseModel: opts.baseModel });
   }
-  if (format === 'onnx') return [{ path: 'model.onnx', parts: [decoderOnnx(src.cfg, mergedParams(src), opts.onnx)] }];
+  if (format === 'onnx') {
+    // large models: the weights go to an external-data file beside model.onnx (protobuf's 2 GiB cap)
+    const onnx = decoderOnnxFiles(src.cfg, mergedParams(src), opts.onnx);
+    return [{ path: 'model.onnx', parts: [onnx.model] }, ...(onnx.data ? [{ path: onnx.data.path, parts: onnx.data.parts }] : [])];
+  }
   return hfModelFiles(src.cfg, mergedParams(src), { dtype: opts.dtype, ids: src.ids, tokenizerFiles: src.tokenizerFiles });
 }
 

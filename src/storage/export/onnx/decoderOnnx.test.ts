@@ -10,7 +10,7 @@ import { type ModelConfig, PRESETS } from '../../../model/config';
 import { modelForward, writeBatch } from '../../../model/forward';
 import { GpuWeights, initialWeights } from '../../../model/weights';
 import { Rng } from '../../../util/rng';
-import { decoderOnnx } from './decoderOnnx';
+import { decoderOnnx, decoderOnnxFiles } from './decoderOnnx';
 import { decodeModel } from './onnxProto';
 
 let rt: GpuRuntime;
@@ -113,6 +113,59 @@ describe.each(['nano', 'tiny'] as const)('ONNX decoder (%s) in onnxruntime-web (
     }
     expect(relErr(got, want)).toBeLessThan(1e-3);
     await session.release();
+  });
+});
+
+describe('ONNX external data (weights beside the model: protobuf caps a message at 2 GiB)', () => {
+  const cfg = PRESETS.nano;
+  const params = weights(cfg, 5);
+  const concat = (parts: Uint8Array[]) => {
+    const out = new Uint8Array(parts.reduce((a, p) => a + p.byteLength, 0));
+    let o = 0;
+    for (const p of parts) { out.set(p, o); o += p.byteLength; }
+    return out;
+  };
+
+  it('writes every weight matrix to the data file at page-aligned offsets, and ORT gives the same logits as inline', async () => {
+    const files = decoderOnnxFiles(cfg, params, { externalData: true });
+    expect(files.data?.path).toBe('model.onnx.data');
+    const data = concat(files.data!.parts);
+    expect(data.byteLength).toBe(files.data!.bytes);
+    const graph = (decodeModel(files.model).graph as { initializer: { name: string; raw_data?: Uint8Array; data_location?: number; external_data?: { key: string; value: string }[] }[] });
+    const ext = graph.initializer.filter((i) => i.data_location === 1);
+    expect(ext.length).toBeGreaterThan(cfg.numLayers * 7); // q, k, v, o, gate, up, down per layer, the embedding, …
+    for (const i of ext) {
+      const kv = Object.fromEntries(i.external_data!.map((e) => [e.key, e.value]));
+      expect(kv.location).toBe('model.onnx.data');
+      expect(Number(kv.offset) % 4096).toBe(0);
+      expect(i.raw_data === undefined || i.raw_data.byteLength === 0).toBe(true);
+    }
+    // the embedding's bytes are where the model says (the embedding is stored as is, not transposed)
+    const emb = ext.find((i) => i.name === 'model.embed_tokens.weight')!;
+    const at = Object.fromEntries(emb.external_data!.map((e) => [e.key, Number(e.value)]));
+    expect(new Float32Array(data.slice(at.offset, at.offset + at.length).buffer)).toEqual(params.get('model.embed_tokens.weight'));
+    const inline = decoderOnnx(cfg, params);
+    expect(files.model.byteLength).toBeLessThan(inline.byteLength / 20);
+
+    const ids = randomIds(new Rng(4), 5, cfg.vocabSize);
+    const run = async (session: ort.InferenceSession) => {
+      const out = await session.run({ input_ids: i64(ids, [1, 5]) });
+      await session.release();
+      return out.logits.data as Float32Array;
+    };
+    const fromExternal = await run(await ort.InferenceSession.create(files.model, { executionProviders: ['wasm'], externalData: [{ path: 'model.onnx.data', data }] }));
+    const fromInline = await run(await ort.InferenceSession.create(inline, { executionProviders: ['wasm'] }));
+    expect(fromExternal).toEqual(fromInline);
+  });
+
+  it("'auto' goes external only past the inline limit; inline past 2 GiB is refused with what to do", () => {
+    expect(decoderOnnxFiles(cfg, params).data).toBeUndefined();
+    expect(decoderOnnxFiles(cfg, params, { inlineLimitBytes: 1e5 }).data?.bytes).toBeGreaterThan(1e5);
+    // a 2 GiB model without allocating one: the check reads byteLength only
+    const huge = new Map(params);
+    huge.set('model.embed_tokens.weight', { byteLength: 2 ** 31 } as unknown as Float32Array);
+    expect(() => decoderOnnx(cfg, huge)).toThrow(/exceed protobuf's 2 GiB message limit inline; export with external data/);
+    expect(() => decoderOnnxFiles(cfg, params, { externalData: true, dataFile: '../x.data' })).toThrow(/must be a plain file name/);
   });
 });
 

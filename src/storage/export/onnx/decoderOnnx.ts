@@ -24,6 +24,27 @@ export interface DecoderOnnxOptions {
   positionIds?: boolean;
   /** Add past_key_values inputs and present outputs (incremental decoding). */
   kvCache?: boolean;
+  /**
+   * Weights in an external-data file beside the model: true, false, or 'auto' (default: only when
+   * they would pass ONNX_INLINE_LIMIT — protobuf caps one message at 2 GiB).
+   */
+  externalData?: boolean | 'auto';
+  /** The external-data file's name, relative to the .onnx file (default "model.onnx.data"). */
+  dataFile?: string;
+  /** 'auto' switches to external data above this many weight bytes (default ONNX_INLINE_LIMIT). */
+  inlineLimitBytes?: number;
+}
+
+/** Weight bytes above which 'auto' writes external data: under protobuf's 2 GiB message cap with room for the graph. */
+export const ONNX_INLINE_LIMIT = 1.9 * 2 ** 30;
+/** Initializers of at least this size go to the external-data file (shape constants stay inline). */
+const EXTERNAL_MIN_BYTES = 1024;
+
+/** The decoder as ONNX: the model file, and the external-data file when its weights live outside it. */
+export interface DecoderOnnxFiles {
+  model: Uint8Array;
+  /** Raw tensor bytes in parts (never one ArrayBuffer: a 0.6B model's are 2.4 GiB in f32). */
+  data?: { path: string; parts: Uint8Array[]; bytes: number };
 }
 
 /** Additive mask value: exp underflows to 0, and a fully masked row stays finite (no NaN). */
@@ -55,10 +76,9 @@ function ropeTables(cfg: ModelConfig): { cos: Float32Array; sin: Float32Array } 
 }
 
 /** The decoder as an ONNX ModelProto object (encode with encodeModel, or use decoderOnnx for bytes). */
-export function decoderOnnxModel(cfg: ModelConfig, params: ModelParams, opts: DecoderOnnxOptions = {}): Record<string, unknown> {
+export function decoderOnnxModel(cfg: ModelConfig, params: ModelParams, opts: DecoderOnnxOptions = {}, g = new GraphBuilder()): Record<string, unknown> {
   const { vocabSize: V, hiddenSize: C, intermediateSize: F, numHeads: Hq, numKvHeads: Hkv, headDim: D, rmsNormEps: eps } = cfg;
   const rep = Hq / Hkv;
-  const g = new GraphBuilder();
   const P = (name: string) => {
     const v = params.get(name);
     if (!v) throw new Error(`ONNX export: parameter '${name}' is missing`);
@@ -162,10 +182,29 @@ export function decoderOnnxModel(cfg: ModelConfig, params: ModelParams, opts: De
   });
 }
 
-/** ONNX bytes of the decoder. Protobuf caps one message at 2 GiB: models past ~500 M f32 parameters need external data (not written yet). */
-export function decoderOnnx(cfg: ModelConfig, params: ModelParams, opts: DecoderOnnxOptions = {}): Uint8Array {
+function weightBytes(params: ModelParams): number {
   let total = 0;
   for (const v of params.values()) total += v.byteLength;
-  if (total > 1.9 * 2 ** 30) throw new Error(`ONNX export: ${(total / 2 ** 30).toFixed(2)} GiB of weights exceed protobuf's 2 GiB message limit; external-data ONNX is not supported yet: export an HF folder instead`);
-  return encodeModel(decoderOnnxModel(cfg, params, opts));
+  return total;
+}
+
+/** The decoder's ONNX files: weights inline, or (externalData) in a data file the model points to by name and offset. */
+export function decoderOnnxFiles(cfg: ModelConfig, params: ModelParams, opts: DecoderOnnxOptions = {}): DecoderOnnxFiles {
+  const limit = opts.inlineLimitBytes ?? ONNX_INLINE_LIMIT;
+  const external = opts.externalData === true || ((opts.externalData ?? 'auto') === 'auto' && weightBytes(params) > limit);
+  if (!external) {
+    const total = weightBytes(params);
+    if (total > ONNX_INLINE_LIMIT) throw new Error(`ONNX export: ${(total / 2 ** 30).toFixed(2)} GiB of weights exceed protobuf's 2 GiB message limit inline; export with external data (externalData 'auto' or true: a model.onnx.data file beside the model)`);
+    return { model: encodeModel(decoderOnnxModel(cfg, params, opts)) };
+  }
+  const path = opts.dataFile ?? 'model.onnx.data';
+  if (!/^[^/\\]+$/.test(path)) throw new Error(`ONNX export: the data file name '${path}' must be a plain file name (it is stored relative to the .onnx file)`);
+  const g = new GraphBuilder({ location: path, minBytes: EXTERNAL_MIN_BYTES });
+  const model = encodeModel(decoderOnnxModel(cfg, params, opts, g));
+  return { model, data: { path, parts: g.externalParts, bytes: g.externalDataBytes } };
+}
+
+/** ONNX bytes of the decoder with its weights inline (models under ONNX_INLINE_LIMIT; larger ones: decoderOnnxFiles). */
+export function decoderOnnx(cfg: ModelConfig, params: ModelParams, opts: DecoderOnnxOptions = {}): Uint8Array {
+  return decoderOnnxFiles(cfg, params, { ...opts, externalData: false }).model;
 }

@@ -1,6 +1,7 @@
 // A small ONNX graph builder: nodes with generated value names, initializers from typed arrays,
-// inputs and outputs with symbolic dimensions. The result is a ModelProto object for ./onnxProto.
-import { ATTR, ONNX_FLOAT, ONNX_INT64 } from './onnxProto';
+// inputs and outputs with symbolic dimensions, large initializers optionally in an external-data
+// file. The result is a ModelProto object for ./onnxProto.
+import { ATTR, DATA_LOCATION_EXTERNAL, ONNX_FLOAT, ONNX_INT64 } from './onnxProto';
 
 type Dim = number | string;
 export type AttrValue = number | number[] | { float: number } | { floats: number[] };
@@ -21,13 +22,34 @@ function valueInfo(name: string, elemType: number, dims: Dim[]): Record<string, 
 
 const bytesOf = (a: Float32Array | BigInt64Array) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
 
+/** Where large initializers go instead of the ModelProto (ONNX external data: a raw file beside the model). */
+export interface ExternalDataTarget {
+  /** The data file's name, relative to the model file (TensorProto.external_data "location"). */
+  location: string;
+  /** Initializers of at least this many bytes go to the file; smaller ones stay inline. */
+  minBytes: number;
+}
+
+/** Offsets in the data file are aligned to this (page-aligned offsets let runtimes map the file). */
+const EXTERNAL_ALIGN = 4096;
+
 export class GraphBuilder {
   private readonly nodes: Record<string, unknown>[] = [];
+  /** The external-data file's contents, in order (tensor bytes and alignment padding). */
+  readonly externalParts: Uint8Array[] = [];
+  private externalBytes = 0;
   private readonly initializers: Record<string, unknown>[] = [];
   private readonly inputs: Record<string, unknown>[] = [];
   private readonly outputs: Record<string, unknown>[] = [];
   private readonly constants = new Map<string, string>();
   private count = 0;
+
+  constructor(private readonly external?: ExternalDataTarget) {}
+
+  /** Bytes written to the external-data file so far. */
+  get externalDataBytes(): number {
+    return this.externalBytes;
+  }
 
   private fresh(prefix: string): string {
     return `${prefix}_${this.count++}`;
@@ -53,7 +75,18 @@ export class GraphBuilder {
   /** A float initializer (row-major data of `dims`). */
   initF32(name: string, dims: number[], data: Float32Array): string {
     if (data.length !== dims.reduce((a, b) => a * b, 1)) throw new Error(`ONNX export: initializer '${name}' has ${data.length} values for dims [${dims.join(', ')}]`);
-    this.initializers.push({ name, dims, data_type: ONNX_FLOAT, raw_data: bytesOf(data) });
+    const bytes = bytesOf(data);
+    if (this.external && bytes.byteLength >= this.external.minBytes) {
+      const pad = (EXTERNAL_ALIGN - (this.externalBytes % EXTERNAL_ALIGN)) % EXTERNAL_ALIGN;
+      if (pad) this.externalParts.push(new Uint8Array(pad));
+      const offset = this.externalBytes + pad;
+      this.externalParts.push(bytes);
+      this.externalBytes = offset + bytes.byteLength;
+      const entries = { location: this.external.location, offset: String(offset), length: String(bytes.byteLength) };
+      this.initializers.push({ name, dims, data_type: ONNX_FLOAT, data_location: DATA_LOCATION_EXTERNAL, external_data: Object.entries(entries).map(([key, value]) => ({ key, value })) });
+    } else {
+      this.initializers.push({ name, dims, data_type: ONNX_FLOAT, raw_data: bytes });
+    }
     return name;
   }
 

@@ -17,6 +17,8 @@ export function modelProtoType(): protobuf.Type {
 /** TensorProto.DataType values used here. */
 export const ONNX_FLOAT = 1;
 export const ONNX_INT64 = 7;
+/** TensorProto.DataLocation.EXTERNAL: the tensor's bytes are in the file its external_data names. */
+export const DATA_LOCATION_EXTERNAL = 1;
 /** AttributeProto.AttributeType values. */
 export const ATTR = { FLOAT: 1, INT: 2, STRING: 3, TENSOR: 4, FLOATS: 6, INTS: 7 } as const;
 
