@@ -36,15 +36,16 @@ test('the page says what it does; help popovers explain each term and open from 
   await expect(page.locator('.help-pop:popover-open')).toContainText('disjoint from training by construction');
 });
 
-test('one-click example pipelines cover routing, BFCL-style calls, customer service, coding and all families', async ({ page }, info) => {
+test('one-click example pipelines cover routing, BFCL-style calls, customer service, coding, all families and all + merge', async ({ page }, info) => {
   await openPage(page, info, { waitGpu: false });
   const examples = page.getByTestId('examples').getByRole('button');
-  await expect(examples).toHaveText(['Tool routing in 5 minutes', 'BFCL-style calls', 'Customer service', 'Coding', 'All three families']);
+  await expect(examples).toHaveText(['Tool routing in 5 minutes', 'BFCL-style calls', 'Customer service', 'Coding', 'All three families', 'All + merge']);
   const expectations: [string, string, string[]][] = [
     ['example-bfcl', 'nano-q', ['bfcl']],
     ['example-service', 'nano-q', ['retail']],
     ['example-coding', 'nano-q', ['functions']],
     ['example-all', 'nano-q', ['route4', 'bfcl', 'retail', 'functions']],
+    ['example-merge', 'nano-q', ['route4', 'status', 'one-liners']],
     ['example-routing', 'nano', ['route4']],
   ];
   for (const [id, preset, levels] of expectations) {

@@ -76,7 +76,7 @@ function episodeHtml(e: EpisodeView): string {
 /** The report page (self-contained but for the chart PNGs beside it). */
 export function demoReportHtml(d: DemoReportInput): string {
   const s = demoSummaryJson(d);
-  const stages = d.config.stages.map((st, i) => `<li>${esc(st.kind === 'eval' ? `eval "${st.label}" (${st.split}, n ${st.n})` : st.kind === 'sft' ? `SFT ${st.steps} steps × batch ${st.batchSize}` : `GRPO ${st.steps} steps × ${st.tasksPerStep} tasks × G ${st.groupSize}`)} — ${(d.result.stageSeconds[i] ?? 0).toFixed(0)} s</li>`).join('\n');
+  const stages = d.config.stages.map((st, i) => `<li>${esc(st.kind === 'eval' ? `eval "${st.label}" (${st.split}, n ${st.n})` : st.kind === 'sft' ? `SFT ${st.steps} steps × batch ${st.batchSize}` : st.kind === 'merge' ? `merge (${st.method})` : `GRPO ${st.steps} steps × ${st.tasksPerStep} tasks × G ${st.groupSize}`)} — ${(d.result.stageSeconds[i] ?? 0).toFixed(0)} s</li>`).join('\n');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>TabForge demo report</title>
 <style>body{font:14px system-ui,sans-serif;max-width:1000px;margin:20px auto;padding:0 16px;color:#1d2330}table{border-collapse:collapse;margin:8px 0 14px}th,td{border-bottom:1px solid #dfe3ea;padding:3px 10px;text-align:right}th:first-child{text-align:left}caption{text-align:left;color:#5b6475}tr.model{font-weight:700}img{max-width:100%;border:1px solid #dfe3ea;border-radius:6px;margin:6px 0}pre{white-space:pre-wrap;margin:2px 0 8px;font:12px ui-monospace,monospace}.msg.tool pre{background:#fff8ec}details{border:1px solid #dfe3ea;border-radius:6px;padding:4px 8px;margin:4px 0}.grid{display:grid;grid-template-columns:1fr 1fr;gap:10px}</style>

@@ -2,7 +2,7 @@
 // (SFT and GRPO steps from their recent step times, the first step of a stage left out — it
 // compiles the kernels; evaluation episodes from the evaluations already done, else from the GRPO
 // rollouts). Stages whose speed is not measured yet make the estimate a lower bound. DOM-free.
-import type { PipelineConfig } from '../pipeline/config';
+import { type PipelineConfig, stageRepeats } from '../pipeline/config';
 import type { RunSeries } from './runSeries';
 
 /** When each stage started and ended (ms since the epoch), from the run's phase events. */
@@ -39,6 +39,7 @@ function secondsPerStep(points: readonly { stage: number; step: number; at: numb
 export function estimateRemaining(cfg: PipelineConfig, series: RunSeries, times: StageTimes, running: { stage: number } | null, now: number): Eta {
   const sftRate = secondsPerStep(series.sft);
   const grpoRate = secondsPerStep(series.grpo);
+  const repeats = stageRepeats(cfg); // specialists: their stage trains (or evaluates) one model per task set
   // seconds per evaluation episode: from finished eval stages, else a GRPO step's time per episode
   let evalRate: number | null = null;
   let evalEpisodes = 0;
@@ -46,7 +47,7 @@ export function estimateRemaining(cfg: PipelineConfig, series: RunSeries, times:
   cfg.stages.forEach((s, i) => {
     const [a, b] = [times.start.get(i), times.end.get(i)];
     if (s.kind === 'eval' && a !== undefined && b !== undefined) {
-      evalEpisodes += s.n * (s.seeds?.length ?? 1) * cfg.tasks.length;
+      evalEpisodes += s.n * (s.seeds?.length ?? 1) * cfg.tasks.length * repeats[i];
       evalSeconds += (b - a) / 1000;
     }
   });
@@ -71,12 +72,12 @@ export function estimateRemaining(cfg: PipelineConfig, series: RunSeries, times:
     if (from < 0 || i < from || times.end.has(i)) return;
     if (s.kind === 'sft') {
       const done = i === from ? (series.sft.filter((p) => p.stage === i).at(-1)?.step ?? 0) : 0;
-      add(sftRate === null ? null : (s.steps - done) * sftRate);
+      add(sftRate === null ? null : (s.steps * repeats[i] - done) * sftRate);
     } else if (s.kind === 'grpo') {
       const done = i === from ? (series.grpo.filter((p) => p.stage === i).at(-1)?.step ?? 0) : 0;
-      add(grpoRate === null ? null : (s.steps - done) * grpoRate);
-    } else {
-      const total = evalRate === null ? null : s.n * (s.seeds?.length ?? 1) * cfg.tasks.length * evalRate;
+      add(grpoRate === null ? null : (s.steps * repeats[i] - done) * grpoRate);
+    } else if (s.kind === 'eval') {
+      const total = evalRate === null ? null : s.n * (s.seeds?.length ?? 1) * cfg.tasks.length * repeats[i] * evalRate;
       const spent = i === from && times.start.has(i) ? (now - times.start.get(i)!) / 1000 : 0;
       add(total === null ? null : Math.max(0, total - spent));
     }

@@ -9,7 +9,7 @@ import { trainingShapeOf } from './trainingShape';
 describe('the page pipeline draft', () => {
   it("defaults to the demo's pipeline (the first example), and every example is valid", () => {
     expect(DEFAULT_PIPELINE).toEqual(demoConfig(DEFAULT_DEMO));
-    expect(EXAMPLE_PIPELINES.map((x) => x.id)).toEqual(['routing', 'bfcl', 'service', 'coding', 'all']);
+    expect(EXAMPLE_PIPELINES.map((x) => x.id)).toEqual(['routing', 'bfcl', 'service', 'coding', 'all', 'merge']);
     for (const x of EXAMPLE_PIPELINES) expect(checkDraft(x.config)).toEqual({ config: x.config, errors: new Map() });
   });
 
@@ -26,6 +26,18 @@ describe('the page pipeline draft', () => {
       expect(validatePipelineConfig(cfg).ok).toBe(true);
     }
     expect(newStage('eval', DEFAULT_PIPELINE)).toMatchObject({ label: 'evaluation 3' });
+    // a new merge stage is valid after specialists of a two-task mix
+    const two = { ...DEFAULT_PIPELINE, tasks: [...DEFAULT_PIPELINE.tasks, { family: 'function-calling' as const, level: 'route8', weight: 1 }] };
+    const spec = { ...two, stages: [{ ...DEFAULT_PIPELINE.stages[0], specialists: true }] } as typeof DEFAULT_PIPELINE;
+    expect(validatePipelineConfig({ ...spec, stages: [...spec.stages, newStage('merge', spec)] }).ok).toBe(true);
+  });
+
+  it('counts a specialist stage once per specialist in the run size, and names merges', () => {
+    const two = { ...DEFAULT_PIPELINE, tasks: [...DEFAULT_PIPELINE.tasks, { family: 'function-calling' as const, level: 'route4', weight: 1 }] };
+    const plain = { ...two, stages: [DEFAULT_PIPELINE.stages[0]] };
+    const spec = { ...two, stages: [{ ...DEFAULT_PIPELINE.stages[0], specialists: true }, { kind: 'merge' as const, method: 'linear' }] };
+    expect(runSizeVsDefault(spec) / runSizeVsDefault(plain)).toBeCloseTo(2);
+    expect(describeStages(spec)).toBe('SFT 150 steps per specialist → merge (linear)');
   });
 
   it('keys every problem by the path of its field', () => {

@@ -3,7 +3,7 @@
 // run's size relative to the default run (for autostart links and the time estimate). DOM-free.
 import { PRESETS } from '../model/config';
 import { countParameters } from '../model/parameters';
-import { type PipelineConfig, type StageConfig, validatePipelineConfig } from '../pipeline/config';
+import { type PipelineConfig, type StageConfig, stageRepeats, validatePipelineConfig } from '../pipeline/config';
 import { contextForMix, EXAMPLE_PIPELINES } from '../pipeline/presets';
 import { TASK_SETS } from '../envs/taskSets';
 import type { TaskFamilyName } from '../envs/familyNames';
@@ -19,6 +19,7 @@ export function newStage(kind: StageConfig['kind'], cfg: PipelineConfig): StageC
   if (kind === 'grpo') {
     return { kind, steps: 10, tasksPerStep: 8, groupSize: 8, lr: 1e-3, warmupSteps: 5, minLrRatio: 1, klCoef: 0.1, credit: 'component', temperature: 1, samplingRounds: 3, evalEvery: 0 };
   }
+  if (kind === 'merge') return { kind, method: 'ties', density: 0.5 };
   const evals = cfg.stages.filter((s) => s.kind === 'eval').length;
   return { kind, label: `evaluation ${evals + 1}`, split: 'test', n: 64, baselines: false };
 }
@@ -83,17 +84,19 @@ export function parseNumber(text: string): number | undefined {
  * costs far more per token than a training pass: on llvmpipe the demo's 10 GRPO steps take about as
  * long as its 150 SFT steps). Rough, but one rule for every run, so ratios between runs mean something.
  */
-export function stageWork(cfg: PipelineConfig, s: StageConfig): number {
+export function stageWork(cfg: PipelineConfig, s: StageConfig, repeats = 1): number {
   const T = cfg.context.maxTotalTokens;
   const tokens = s.kind === 'sft' ? 3 * s.steps * s.batchSize * Math.max(T, 768)
     : s.kind === 'grpo' ? 15 * s.steps * s.tasksPerStep * s.groupSize * T
-      : 8 * s.n * (s.seeds?.length ?? 1) * cfg.tasks.length * T;
-  return tokens * countParameters(PRESETS[cfg.preset]);
+      : s.kind === 'merge' ? 0 // a few passes over the weights on the CPU: seconds
+        : 8 * s.n * (s.seeds?.length ?? 1) * cfg.tasks.length * T;
+  return repeats * tokens * countParameters(PRESETS[cfg.preset]);
 }
 
-/** Work of a whole run (stageWork summed). */
+/** Work of a whole run (stageWork summed; specialist stages once per specialist). */
 export function runWork(cfg: PipelineConfig): number {
-  return cfg.stages.reduce((a, s) => a + stageWork(cfg, s), 0);
+  const repeats = stageRepeats(cfg);
+  return cfg.stages.reduce((a, s, i) => a + stageWork(cfg, s, repeats[i]), 0);
 }
 
 /** The run's work ÷ the default run's. */
@@ -115,5 +118,6 @@ export function autostartHold(cfg: PipelineConfig): string | null {
 /** "SFT 150 steps → eval (test) → GRPO 10 steps × 8 tasks × 8 → eval (test)". */
 export function describeStages(cfg: PipelineConfig): string {
   if (cfg.stages.length === 0) return 'no stages';
-  return cfg.stages.map((s) => (s.kind === 'sft' ? `SFT ${s.steps} steps` : s.kind === 'grpo' ? `GRPO ${s.steps} steps × ${s.tasksPerStep} tasks × ${s.groupSize}` : `eval (${s.split}, n ${s.n})`)).join(' → ');
+  const each = (s: { specialists?: boolean }) => (s.specialists ? ' per specialist' : '');
+  return cfg.stages.map((s) => (s.kind === 'sft' ? `SFT ${s.steps} steps${each(s)}` : s.kind === 'grpo' ? `GRPO ${s.steps} steps × ${s.tasksPerStep} tasks × ${s.groupSize}${each(s)}` : s.kind === 'merge' ? `merge (${s.method})` : `eval (${s.split}, n ${s.n})`)).join(' → ');
 }

@@ -2,7 +2,7 @@
 // the bar in proportion to its estimated work (pipelineDraft.stageWork), the kernel self-check
 // a fixed 5 %; within SFT and GRPO the bar moves per step, within an evaluation per episode played.
 // The bar never moves back. DOM-free.
-import type { PipelineConfig } from '../pipeline/config';
+import { type PipelineConfig, stageRepeats } from '../pipeline/config';
 import { stageWork } from './pipelineDraft';
 import type { PageRunEvent } from '../workers/runEvents';
 
@@ -24,7 +24,8 @@ const SELF_CHECK_SHARE = 0.05;
 
 /** Where each stage starts and ends on the bar. */
 export function stageBands(cfg: PipelineConfig, selfCheck: boolean): [number, number][] {
-  const works = cfg.stages.map((s) => Math.max(1, stageWork(cfg, s)));
+  const repeats = stageRepeats(cfg);
+  const works = cfg.stages.map((s, i) => Math.max(1, stageWork(cfg, s, repeats[i])));
   const total = works.reduce((a, b) => a + b, 0);
   const from = selfCheck ? SELF_CHECK_SHARE : 0;
   let at = from;
@@ -69,7 +70,7 @@ export function progressAfter(p: RunProgress, e: PageRunEvent, cfg: PipelineConf
       const s = cfg.stages[p.stage];
       if (s?.kind !== 'eval') return p;
       const played = p.evalEpisodes + evalEps.length + (evalEps.length ? e.dropped : 0);
-      const total = s.n * (s.seeds?.length ?? 1) * cfg.tasks.length;
+      const total = s.n * (s.seeds?.length ?? 1) * cfg.tasks.length * stageRepeats(cfg)[p.stage];
       const [a, b] = bands[p.stage];
       return at(a + (b - a) * Math.min(1, played / total), `${of(p.stage)} · evaluation "${s.label}": ${Math.min(played, total)}/${total} episodes`, { evalEpisodes: played });
     }

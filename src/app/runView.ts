@@ -19,7 +19,7 @@ export interface RunViewParts {
 const episodeKey = (e: EpisodeView) => `${e.source}|${e.stage}|${e.step}|${e.label}|${e.group}|${e.sample}|${e.taskId}`;
 
 export function stageNames(cfg: PipelineConfig): string[] {
-  return cfg.stages.map((s, i) => `${i + 1}. ${s.kind === 'sft' ? 'SFT' : s.kind === 'grpo' ? 'GRPO' : `eval "${s.label}"`}`);
+  return cfg.stages.map((s, i) => `${i + 1}. ${s.kind === 'sft' ? 'SFT' : s.kind === 'grpo' ? 'GRPO' : s.kind === 'merge' ? `merge (${s.method})` : `eval "${s.label}"`}`);
 }
 
 /** The log line an event leaves (null: none). */

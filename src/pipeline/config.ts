@@ -1,11 +1,13 @@
 // The pipeline config: ONE JSON-serialisable object that says what a run trains — the model preset,
-// the task-set mix, the context, and an ordered list of stages (sft → grpo → eval, any number of
-// each) — validated by a zod schema. The page edits it, share links encode it, `npm run learn` and
+// the task-set mix, the context, optional LoRA, and an ordered list of stages (sft → grpo → merge →
+// eval, any number of each) — validated by a zod schema. The page edits it, share links encode it, `npm run learn` and
 // `npm run demo` build it from their flags, and the runner (runner.ts) executes it. No task set is
 // special-cased: routing is one task set among the others (taskSets.ts).
 // DOM-free and GPU-free, so the page's main thread and share links can import it.
 import { z } from 'zod';
 import { TASK_FAMILY_NAMES } from '../envs/familyNames';
+import { PRESETS } from '../model/config';
+import { MERGE_METHODS } from '../train/merge/methods';
 
 /** Config format version; bumped when a saved config (checkpoint, share link) would mean something else. */
 export const PIPELINE_CONFIG_VERSION = 1;
@@ -66,6 +68,8 @@ export const sftStageSchema = z.object({
   warmupSteps: int(0, 1_000_000).default(10),
   /** Final lr as a fraction of the peak (cosine); 1 = constant. */
   minLrRatio: num(0, 1).default(1),
+  /** Train one specialist per task-mix entry (weight > 0), each on its entry alone, for a later merge stage (specialists.ts). */
+  specialists: z.boolean().optional(),
 }).strict();
 export type SftStageConfig = z.infer<typeof sftStageSchema>;
 
@@ -91,6 +95,8 @@ export const grpoStageSchema = z.object({
   staleness: int(0, 64).optional(),
   /** Validation curve: evaluate every this many steps (0 = never). */
   evalEvery: int(0, 1_000_000).default(0),
+  /** Train one specialist per task-mix entry (weight > 0), each on its entry alone, for a later merge stage (specialists.ts). */
+  specialists: z.boolean().optional(),
 }).strict();
 export type GrpoStageConfig = z.infer<typeof grpoStageSchema>;
 
@@ -109,7 +115,31 @@ export const evalStageSchema = z.object({
 }).strict();
 export type EvalStageConfig = z.infer<typeof evalStageSchema>;
 
-export const stageSchema = z.discriminatedUnion('kind', [sftStageSchema, grpoStageSchema, evalStageSchema]);
+/** The merge methods of src/train/merge by name (linear, task-arithmetic, ties, dare-linear, dare-ties, slerp, ram). */
+export const MERGE_METHOD_NAMES = Object.keys(MERGE_METHODS) as [string, ...string[]];
+
+/**
+ * Merges the specialists of the stages before it (since the previous merge) into one model, with the
+ * model they all started from as the base of the task vectors (src/train/merge: each method's formula).
+ * The merged model replaces the run's model: the stages after it train and evaluate it.
+ */
+export const mergeStageSchema = z.object({
+  kind: z.literal('merge'),
+  method: z.enum(MERGE_METHOD_NAMES, { error: `must be one of ${MERGE_METHOD_NAMES.join(', ')}` }),
+  /** w_i per specialist, in task-mix order (default 1 each). */
+  weights: z.array(num(-1e6, 1e6)).min(1).max(16).optional(),
+  /** TIES trim / DARE keep fraction in (0, 1] (default 1 for TIES, 0.5 for DARE). */
+  density: num(0, 1).refine((d) => d > 0, { error: 'must be more than 0' }).optional(),
+  /** λ: scale of the merged task vector (default 1). */
+  lambda: num(-100, 100).optional(),
+  /** SLERP's t in [0, 1] (default 0.5). */
+  t: num(0, 1).optional(),
+  /** RAM's ε: |τ| ≤ ε counts as not updated (default 1e-5). */
+  epsilon: num(0, 1).optional(),
+}).strict();
+export type MergeStageConfig = z.infer<typeof mergeStageSchema>;
+
+export const stageSchema = z.discriminatedUnion('kind', [sftStageSchema, grpoStageSchema, mergeStageSchema, evalStageSchema]);
 export type StageConfig = z.infer<typeof stageSchema>;
 
 export const pipelineConfigSchema = z.object({
@@ -120,6 +150,12 @@ export const pipelineConfigSchema = z.object({
   /** The run's task mix: GRPO's environments, the default SFT data and what evaluations cover. */
   tasks: taskMixSchema,
   context: contextSchema,
+  /**
+   * LoRA: every training stage trains fresh rank-r adapters on all projections of the frozen model
+   * (model/lora.ts; s = alpha / rank, default alpha = 2·rank) and merges them into it at the stage's
+   * end. Absent: full fine-tuning.
+   */
+  lora: z.object({ rank: int(1, 4096), alpha: num(0, 1e6).refine((a) => a > 0, { error: 'must be more than 0' }).optional() }).strict().optional(),
   stages: z.array(stageSchema).max(64),
 }).strict();
 export type PipelineConfig = z.infer<typeof pipelineConfigSchema>;
@@ -148,5 +184,72 @@ function crossFieldErrors(cfg: PipelineConfig): string[] {
   const errors: string[] = [];
   const c = cfg.context;
   if (c.maxNewTokensPerTurn > c.maxTotalTokens) errors.push(`context.maxNewTokensPerTurn: ${c.maxNewTokensPerTurn} is more than context.maxTotalTokens (${c.maxTotalTokens})`);
+  const hidden = PRESETS[cfg.preset].hiddenSize;
+  if (cfg.lora && cfg.lora.rank > hidden) errors.push(`lora.rank: ${cfg.lora.rank} is more than preset ${cfg.preset}'s hidden size (${hidden}); a rank that large is no longer low-rank: choose at most ${hidden}`);
+  errors.push(...specialistErrors(cfg));
+  return errors;
+}
+
+/** The task-mix entries that get a specialist (weight > 0), in mix order. */
+export function specialistEntries(cfg: Pick<PipelineConfig, 'tasks'>): PipelineConfig['tasks'] {
+  return cfg.tasks.filter((e) => e.weight > 0);
+}
+
+/** Specialists waiting to be merged when each stage starts: their count, 0 when none (the page's estimates). */
+export function pendingSpecialists(cfg: PipelineConfig): number[] {
+  let pending = 0;
+  return cfg.stages.map((s) => {
+    const now = pending;
+    if ((s.kind === 'sft' || s.kind === 'grpo') && s.specialists) pending = specialistEntries(cfg).length;
+    if (s.kind === 'merge') pending = 0;
+    return now;
+  });
+}
+
+/**
+ * How many models each stage trains or evaluates: a specialist stage one per specialist, an eval
+ * stage between specialists and their merge one per specialist, every other stage 1 (estimates, progress).
+ */
+export function stageRepeats(cfg: PipelineConfig): number[] {
+  const pending = pendingSpecialists(cfg);
+  const n = specialistEntries(cfg).length;
+  return cfg.stages.map((s, i) => ((s.kind === 'sft' || s.kind === 'grpo') && s.specialists ? n : s.kind === 'eval' && pending[i] > 0 ? pending[i] : 1));
+}
+
+/** Where specialists are trained and merged: a merge needs ≥ 2 specialists before it; specialists need a merge after them. */
+function specialistErrors(cfg: PipelineConfig): string[] {
+  const errors: string[] = [];
+  const n = specialistEntries(cfg).length;
+  let open = -1; // the first stage of specialists not merged yet
+  cfg.stages.forEach((s, i) => {
+    const at = `stages.${i}`;
+    if (s.kind === 'sft' || s.kind === 'grpo') {
+      if (s.specialists) {
+        if (n < 2) errors.push(`${at}.specialists: the task mix has ${n} task set${n === 1 ? '' : 's'} with weight > 0; specialists need at least two (one per task set): add task sets or untick specialists`);
+        if (s.kind === 'sft' && (s.data.source !== 'synthetic' || s.data.tasks)) errors.push(`${at}.specialists: a specialist SFT stage trains each specialist on its own task set's synthetic data; remove data.tasks / the JSONL source or untick specialists`);
+        if (s.kind === 'grpo' && s.staleness !== undefined) errors.push(`${at}.specialists: specialists train with synchronous rollouts; choose synchronous or untick specialists`);
+        if (open < 0) open = i;
+      } else if (open >= 0) {
+        errors.push(`${at}: the specialists of stage ${open + 1} are not merged yet; add a merge stage before this stage (or tick specialists here to train them further)`);
+      }
+    }
+    if (s.kind === 'merge') {
+      if (open < 0) errors.push(`${at}: nothing to merge: no stage before it trains specialists (tick "specialists" on an SFT or GRPO stage before it)`);
+      else {
+        const method = MERGE_METHODS[s.method];
+        if (n < 2) errors.push(`${at}: a merge needs at least two specialists; the task mix gives ${n}`);
+        else if (n > method.maxModels) errors.push(`${at}.method: ${s.method} merges exactly ${method.maxModels} models; the task mix gives ${n} specialists: choose another method`);
+        if (s.weights && s.weights.length !== n) errors.push(`${at}.weights: ${s.weights.length} weight${s.weights.length === 1 ? '' : 's'} for ${n} specialists; give one per task set with weight > 0, in mix order`);
+        if (s.method === 'linear' && s.weights && Math.abs(s.weights.reduce((a, b) => a + b, 0)) < 1e-12) errors.push(`${at}.weights: they sum to 0; a linear merge divides by their sum`);
+      }
+      open = -1;
+    }
+  });
+  if (open >= 0) errors.push(`stages.${open}.specialists: no merge stage follows the specialists; add one after this stage (or untick specialists)`);
+  if (cfg.lora) {
+    cfg.stages.forEach((s, i) => {
+      if (s.kind === 'grpo' && s.staleness !== undefined) errors.push(`stages.${i}.staleness: async GRPO trains all weights in its trainer worker, not LoRA adapters; choose synchronous or remove lora`);
+    });
+  }
   return errors;
 }

@@ -208,8 +208,7 @@ export async function runDemo(rt: GpuRuntime, opts: DemoOptions, emit: (e: DemoE
     },
   }, { initial: opts.initial?.params, model: opts.initial?.cfg });
   pipeline.stages.forEach((s, i) => {
-    const key = s.kind === 'eval' ? 'eval' : s.kind;
-    stageSeconds[key] += result.seconds[i];
+    if (s.kind !== 'merge') stageSeconds[s.kind] += result.seconds[i]; // (the demo has no merge stage)
   });
   const w = result.weights;
   try {

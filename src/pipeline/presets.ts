@@ -171,10 +171,33 @@ export const EXAMPLE_PIPELINES: readonly ExamplePipeline[] = [
   },
   {
     id: 'all', title: 'All three families',
-    summary: 'One model on a mix of routing, BFCL-style calls, customer service and coding (weights 2:1:1:1), evaluated per task set. Merging separate specialists is a command-line step (npm run merge); the page trains the mix as one model.',
+    summary: 'One model on a mix of routing, BFCL-style calls, customer service and coding (weights 2:1:1:1), evaluated per task set. The "All + merge" example trains a specialist per task set instead and merges them.',
     config: example({
       preset: 'nano-q', sftExamples: 128, sftSteps: 60, sftBatch: 2, rlSteps: 4, tasksPerStep: 4, groupSize: 4, evalN: 8,
       tasks: [{ family: 'function-calling', level: 'route4', weight: 2 }, { family: 'function-calling', level: 'bfcl', weight: 1 }, { family: 'service', level: 'retail', weight: 1 }, { family: 'coding', level: 'functions', weight: 1 }],
     }),
   },
+  {
+    id: 'merge', title: 'All + merge',
+    summary: 'Task specialists merged into one model (as in Klear-AgentForge): one SFT on the mix of routing, order-status service chats and one-line coding tasks, then a specialist per task set from that model (SFT, then GRPO, on its task set alone), each scored on every task set, then a TIES merge of the three, scored again. Small (nano-q, a few steps), but multi-turn episodes are long: tens of minutes on a CPU adapter; watch the ETA.',
+    config: mergeExample(),
+  },
 ];
+
+/** The "All + merge" example: shared SFT → SFT then GRPO specialists → eval of each → TIES merge → eval of the merged model. */
+function mergeExample(): PipelineConfig {
+  // the curriculum's first levels of service and coding: the shortest multi-turn episodes (1 536-token context, not 2 048)
+  const tasks: TaskMixEntry[] = [{ family: 'function-calling', level: 'route4', weight: 1 }, { family: 'service', level: 'status', weight: 1 }, { family: 'coding', level: 'one-liners', weight: 1 }];
+  return parsePipelineConfig({
+    version: PIPELINE_CONFIG_VERSION, preset: 'nano-q', seed: 1, tasks, context: contextForMix(tasks),
+    stages: [
+      { kind: 'sft', data: { source: 'synthetic', examples: 64, drills: 0 }, steps: 20, batchSize: 2, lr: 3e-3, warmupSteps: 5, minLrRatio: 1 },
+      // SFT specialists first: at this size GRPO alone often drops every group (all rewards 0) and would leave the specialists equal
+      { kind: 'sft', data: { source: 'synthetic', examples: 32, drills: 0 }, steps: 10, batchSize: 2, lr: 3e-3, warmupSteps: 2, minLrRatio: 1, specialists: true },
+      { kind: 'grpo', steps: 2, tasksPerStep: 2, groupSize: 4, lr: 1e-3, warmupSteps: 1, minLrRatio: 1, klCoef: 0.1, credit: 'component', temperature: 1, samplingRounds: 2, evalEvery: 0, specialists: true },
+      { kind: 'eval', label: 'specialists', split: 'test', n: 4, baselines: false },
+      { kind: 'merge', method: 'ties', density: 0.5 },
+      { kind: 'eval', label: 'after merge', split: 'test', n: 8, baselines: true },
+    ],
+  });
+}

@@ -5,13 +5,16 @@ import type { RlStepRecord } from '../train/rl/rlMetrics';
 import type { SftMetrics } from '../train/sft/sft';
 import type { EvalSummary } from './evalSummary';
 import type { SftDataReport } from './sftData';
+import type { MergeRecord } from './specialists';
 
 export interface PipelineProgress {
   /** Index of the stage the checkpoint was saved in. */
   stage: number;
   evals: EvalSummary[];
-  sft: { stage: number; data: SftDataReport; history: SftMetrics[] }[];
-  grpo: { stage: number; history: RlStepRecord[]; curve: { step: number; summary: EvalSummary }[] }[];
+  sft: { stage: number; data: SftDataReport; history: SftMetrics[]; specialist?: string }[];
+  grpo: { stage: number; history: RlStepRecord[]; curve: { step: number; summary: EvalSummary }[]; specialist?: string }[];
+  /** Merge stages done (absent in checkpoints from before merge stages). */
+  merges?: MergeRecord[];
   seconds: number[];
   /** [stage, forward-token-equivalents] (compute.ts). */
   compute: [number, number][];

@@ -1,8 +1,9 @@
 // Runs a PipelineConfig: a model (the preset's seeded init, or given weights), then each stage in
 // order — sft (verified synthetic trajectories or a JSONL file), grpo (multi-turn, sync or async),
-// eval (greedy on a split, with intervals, breakdowns and baselines). The same runner serves
-// `npm run learn`, `npm run demo`, the page's worker and the learning tests; only the config
-// differs. Hooks stream progress; any hook may throw to stop the run (the weights are released).
+// merge (specialists of the stages before it, specialists.ts), eval (greedy on a split, with
+// intervals, breakdowns and baselines); with config.lora each training stage trains adapters
+// (loraStage.ts). The same runner serves `npm run learn`, `npm run demo`, the page's worker and the
+// learning tests; only the config differs. Hooks stream progress; any hook may throw to stop the run (the weights are released).
 import type { EnvFamily } from '../envs/types';
 import { mixFamily } from '../envs/taskMix';
 import type { GpuRuntime } from '../gpu/runtime';
@@ -27,7 +28,9 @@ import { defaultRenderer, DEFAULT_ROLLOUT, type RolloutConfig } from '../train/r
 import type { Trajectory } from '../train/rl/trajectory';
 import { DEFAULT_SFT, type SftMetrics, type SftResume, trainSft } from '../train/sft/sft';
 import { mixSeeds } from '../util/seeds';
-import type { EvalStageConfig, GrpoStageConfig, PipelineConfig, SftStageConfig, StageConfig } from './config';
+import { type EvalStageConfig, type GrpoStageConfig, type MergeStageConfig, type PipelineConfig, type SftStageConfig, specialistEntries, type StageConfig } from './config';
+import { type MergeRecord, mergeSpecialists, type PendingSpecialists, type Specialist, specialistHooks, specialistLabel } from './specialists';
+import { trainWithLora } from './loraStage';
 import { ComputeLedger } from './compute';
 import { type PipelineProgress, restoreProgress } from './progress';
 import type { CheckpointBackend } from '../storage/backend';
@@ -103,11 +106,14 @@ export interface PipelineOptions {
 }
 
 export interface PipelineResult {
-  /** Every eval stage's summary, in run order. */
+  /** Every eval stage's summary, in run order (an eval stage between specialists and their merge: one per specialist, labelled "… · specialist <task set>"). */
   evals: EvalSummary[];
   /** Step metrics per training stage (index into config.stages). */
-  sft: { stage: number; data: SftDataReport; history: SftMetrics[] }[];
-  grpo: { stage: number; history: RlStepRecord[]; curve: { step: number; summary: EvalSummary }[] }[];
+  /** (`specialist`: the task set a specialist stage trained this entry's model on; one entry per specialist.) */
+  sft: { stage: number; data: SftDataReport; history: SftMetrics[]; specialist?: string }[];
+  grpo: { stage: number; history: RlStepRecord[]; curve: { step: number; summary: EvalSummary }[]; specialist?: string }[];
+  /** What each merge stage merged, how, and with which options. */
+  merges: MergeRecord[];
   /** Wall seconds per stage, in config order. */
   seconds: number[];
   /** Forward-token-equivalents spent per stage (compute.ts). */
@@ -171,6 +177,8 @@ export async function runPipeline(rt: GpuRuntime, cfg: PipelineConfig, hooks: Pi
   if (cfg.context.maxTotalTokens > model.maxPositionEmbeddings) {
     throw new Error(`context.maxTotalTokens (${cfg.context.maxTotalTokens}) is longer than the model's context (${model.maxPositionEmbeddings} positions): lower it or pick a larger preset`);
   }
+  if (cfg.lora && cfg.lora.rank > model.hiddenSize) throw new Error(`lora.rank (${cfg.lora.rank}) is more than the model's hidden size (${model.hiddenSize}): choose a rank of at most ${model.hiddenSize}`);
+  if (cfg.lora && opts.weights?.lora) throw new Error('config.lora attaches adapters per stage, but the given model already trains its own LoRA adapters (npm run learn --model: --lora-rank); drop one of them');
   const w = opts.weights ?? new GpuWeights(rt, model, opts.initial ?? initialWeights(model, cfg.seed));
   try {
     const run = new Run(rt, cfg, w, hooks, opts);
@@ -184,9 +192,15 @@ export async function runPipeline(rt: GpuRuntime, cfg: PipelineConfig, hooks: Pi
 
 class Run {
   private tok!: Tokenizer; // set by init()
-  private readonly family: EnvFamily;
+  /** The environments training draws from: the run's mix, or one specialist's task set while it trains. */
+  private family: EnvFamily;
+  private trainTasks: PipelineConfig['tasks'];
+  /** The specialist training now (its task set), null outside specialist stages: no autosave, no swarm. */
+  private specialist: string | null = null;
+  /** Specialists trained and not merged yet. */
+  private pending: PendingSpecialists | null = null;
   private readonly log: (line: string) => void;
-  private readonly result: Omit<PipelineResult, 'weights'> = { evals: [], sft: [], grpo: [], seconds: [], compute: new ComputeLedger() };
+  private readonly result: Omit<PipelineResult, 'weights'> = { evals: [], sft: [], grpo: [], merges: [], seconds: [], compute: new ComputeLedger() };
   /** Step metrics and curve of the training stage now running (saved with each checkpoint, so a resumed stage keeps its history). */
   private inflight: PipelineProgress['inflight'] = { stage: -1, sft: [], grpo: [], curve: [] };
   /** The stage a resumed run continues (−1: a fresh run). */
@@ -197,16 +211,17 @@ class Run {
     private readonly rt: GpuRuntime,
     private readonly cfg: PipelineConfig,
     private readonly w: GpuWeights,
-    private readonly hooks: PipelineHooks,
+    private hooks: PipelineHooks,
     private readonly opts: PipelineOptions,
   ) {
     this.family = mixFamily(cfg.tasks);
+    this.trainTasks = cfg.tasks;
     this.log = hooks.log ?? (() => {});
     this.resumeStage = -1;
     if (opts.resume) {
       const p = restoreProgress(opts.resume.metrics);
       this.resumeStage = p.stage;
-      Object.assign(this.result, { evals: p.evals, sft: p.sft, grpo: p.grpo, seconds: p.seconds });
+      Object.assign(this.result, { evals: p.evals, sft: p.sft, grpo: p.grpo, merges: p.merges ?? [], seconds: p.seconds });
       for (const [stage, cost] of p.compute) this.result.compute.byStage.set(stage, cost);
       this.inflight = p.inflight;
     }
@@ -219,12 +234,12 @@ class Run {
 
   /** What a checkpoint stores as the run's metrics: everything reported so far, and the stage running. */
   private progress(stage: number): PipelineProgress {
-    return { stage, evals: this.result.evals, sft: this.result.sft, grpo: this.result.grpo, seconds: this.result.seconds, compute: [...this.result.compute.byStage], inflight: this.inflight };
+    return { stage, evals: this.result.evals, sft: this.result.sft, grpo: this.result.grpo, merges: this.result.merges, seconds: this.result.seconds, compute: [...this.result.compute.byStage], inflight: this.inflight };
   }
 
   private autosave(i: number, totalSteps: number): AutosaveOptions | null {
     const c = this.opts.checkpoints;
-    if (!c || !this.tokenizerId) return null;
+    if (!c || !this.tokenizerId || this.specialist !== null) return null; // specialists are not checkpointed (a resume starts their stage again)
     return {
       store: c.store, every: c.every, totalSteps, keepLast: c.keepLast, onSaved: c.onSaved, saveRequested: c.saveRequested, cursors: { pipelineStage: i },
       run: { preset: this.cfg.preset, model: this.w.cfg, tokenizer: this.tokenizerId, seed: this.cfg.seed, pipelineConfig: this.cfg, metrics: () => this.progress(i) },
@@ -236,8 +251,11 @@ class Run {
       if (i < this.resumeStage) continue; // done before the checkpoint: its results were restored
       const t0 = performance.now();
       const s = this.cfg.stages[i];
-      if (s.kind === 'sft') await this.sft(i, s);
+      if ((s.kind === 'sft' || s.kind === 'grpo') && s.specialists) await this.trainSpecialists(i, s);
+      else if (s.kind === 'sft') await this.sft(i, s);
       else if (s.kind === 'grpo') await this.grpo(i, s);
+      else if (s.kind === 'merge') await this.merge(i, s);
+      else if (this.pending) await this.evaluateSpecialists(i, s);
       else await this.evaluate(i, s);
       this.result.seconds.push((performance.now() - t0) / 1000);
     }
@@ -270,7 +288,7 @@ class Run {
     if (this.inflight.stage !== i) this.inflight = { stage: i, sft: [], grpo: [], curve: [] };
     const save = this.autosave(i, s.steps);
     const resume: SftResume = { ...(save ? sftAutosave(save) : {}), ...(i === this.resumeStage ? this.opts.resume?.sft : {}) };
-    await trainSft(this.rt, this.w, { train: data.docs, padId: this.tok.padId }, {
+    await this.withLora(i, () => trainSft(this.rt, this.w, { train: data.docs, padId: this.tok.padId }, {
       ...DEFAULT_SFT, batchSize: s.batchSize, seqLen: sftRowLength(this.cfg), steps: s.steps, lr: s.lr, warmupSteps: s.warmupSteps,
       minLrRatio: s.minLrRatio, pack: true, sharePrefix: true, seed: mixSeeds(this.cfg.seed, 0x5f71, i),
     }, (m) => {
@@ -279,9 +297,9 @@ class Run {
       const r = this.hooks.onSft?.(i, m);
       if (r) pending.push(r);
       if (m.step % 25 === 0 || m.step === s.steps) this.log(`sft step ${m.step}/${s.steps} loss ${m.loss.toFixed(4)} (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
-    }, resume);
+    }, resume));
     await Promise.all(pending);
-    this.result.sft.push({ stage: i, data: data.report, history: [...this.inflight.sft] });
+    this.result.sft.push({ stage: i, data: data.report, history: [...this.inflight.sft], ...this.specialistTag() });
   }
 
   private async grpo(i: number, s: GrpoStageConfig): Promise<void> {
@@ -289,7 +307,9 @@ class Run {
     this.hooks.onStage?.(i, s, `GRPO: ${s.steps} steps × ${s.tasksPerStep} tasks × ${s.groupSize} samples, ${s.credit} credit`);
     const t0 = performance.now();
     if (this.inflight.stage !== i) this.inflight = { stage: i, sft: [], grpo: [], curve: [] };
-    const k = s.staleness ?? (this.opts.rolloutPool ? 0 : undefined); // async staleness bound; undefined = the sync loop
+    // async staleness bound; undefined = the sync loop (always for specialists: they train here, on one task set)
+    const k = this.specialist !== null ? undefined : s.staleness ?? (this.opts.rolloutPool ? 0 : undefined);
+    if (k !== undefined && this.cfg.lora) throw new Error(`stage ${i} (grpo): LoRA stages train here with synchronous rollouts; this run's rollouts go to other tabs or machines (the swarm): remove lora, or train without sharing the run`);
     const validationN = this.cfg.stages.find((x): x is EvalStageConfig => x.kind === 'eval' && x.split === 'validation')?.n ?? 64;
     const onStep = async (r: RlStepRecord) => {
       this.result.compute.addGrpo(i, r, s.klCoef > 0);
@@ -311,9 +331,9 @@ class Run {
       this.hooks.onRollouts!(i, step, trajs, { advantages: trajs.map((_, k) => (kept[Math.floor(k / G)] ? adv[k] : 0)), kept: [...kept] });
     });
     const resume: RlResume = { ...(save ? rlAutosave(save) : {}), ...(i === this.resumeStage ? this.opts.resume?.rl : {}), ...(onRollouts ? { onRollouts } : {}) };
-    if (k === undefined) await runSyncRl(this.rt, this.w, this.family, this.tok, loop, onStep, undefined, resume);
+    if (k === undefined) await this.withLora(i, () => runSyncRl(this.rt, this.w, this.family, this.tok, loop, onStep, undefined, resume));
     else await this.asyncGrpo(i, loop, k, onStep, resume, onRollouts);
-    this.result.grpo.push({ stage: i, history: [...this.inflight.grpo], curve: [...this.inflight.curve] });
+    this.result.grpo.push({ stage: i, history: [...this.inflight.grpo], curve: [...this.inflight.curve], ...this.specialistTag() });
   }
 
   /**
@@ -326,7 +346,7 @@ class Run {
   private async asyncGrpo(i: number, loop: RlLoopConfig, k: number, onStep: (r: RlStepRecord) => Promise<void>, resume: RlResume, onRollouts?: NonNullable<RlResume['onRollouts']>): Promise<RlStepRecord[]> {
     // the actors copy the base weights (w.download()) and their own tokenizer: adapters would be lost
     if (this.w.lora || this.opts.tokenizer) throw new Error(`stage ${i} (grpo): async GRPO (staleness, rollout pools) runs full-parameter models with their preset tokenizer; a LoRA model trains with the synchronous loop (no staleness)`);
-    const spec: RolloutActorSpec = { model: this.w.cfg, tasks: this.cfg.tasks, rollout: loop.rollout, taskSeed: loop.seed };
+    const spec: RolloutActorSpec = { model: this.w.cfg, tasks: this.trainTasks, rollout: loop.rollout, taskSeed: loop.seed };
     const initial = await this.w.download();
     const built = this.opts.rolloutPool
       ? await this.opts.rolloutPool({ stage: i, spec, trainer: loop.trainer, initial })
@@ -370,6 +390,82 @@ class Run {
       onTrajectories: onEpisodes && ((taskSet, trajs) => onEpisodes(i, s.label, taskSet, trajs)),
     });
     return summarizeEval(s, this.cfg.tasks, seeds, records, s.baselines);
+  }
+
+  /** Tags a specialist's result entries with its task set. */
+  private specialistTag(): { specialist?: string } {
+    return this.specialist === null ? {} : { specialist: this.specialist };
+  }
+
+  /** A training stage's loop, with config.lora on adapters (loraStage.ts; a resumed stage gets its checkpoint's). */
+  private withLora<T>(i: number, train: () => Promise<T>): Promise<T> {
+    const saved = i === this.resumeStage && this.specialist === null ? this.opts.resume?.lora : undefined;
+    return trainWithLora(this.rt, this.w, this.cfg.lora, mixSeeds(this.cfg.seed, 0x10a4, i), saved, train);
+  }
+
+  /** Writes whole host weights (HF names) into the run's model. */
+  private writeWeights(values: Map<string, Float32Array>): void {
+    for (const p of this.w.table) {
+      const v = values.get(p.name);
+      if (!v) throw new Error(`pipeline: no tensor '${p.name}' in the weights to load`);
+      this.w.write(p.name, v);
+    }
+  }
+
+  /**
+   * A training stage with `specialists`: for each task-mix entry (weight > 0), the stage's training
+   * from the same start — the model as it is, or each entry's own specialist when an earlier stage
+   * trained them — on that entry's task set alone. The run's model goes back to the start; the
+   * specialists wait for the merge stage. Hooks see one stage of (specialists × steps) steps.
+   */
+  private async trainSpecialists(i: number, s: SftStageConfig | GrpoStageConfig): Promise<void> {
+    const entries = specialistEntries(this.cfg);
+    const base = this.pending?.base ?? (await this.w.download());
+    const hooks = this.hooks;
+    const models: Specialist[] = [];
+    try {
+      for (const [j, entry] of entries.entries()) {
+        const label = specialistLabel(entry);
+        this.writeWeights(this.pending ? this.pending.models[j].weights : base);
+        this.family = mixFamily([entry]);
+        this.trainTasks = [entry];
+        this.specialist = label;
+        this.inflight = { stage: -1, sft: [], grpo: [], curve: [] };
+        this.hooks = specialistHooks(hooks, j * s.steps, `specialist ${j + 1}/${entries.length} (${label})`);
+        this.log(`stage ${i} (${s.kind}): specialist ${j + 1}/${entries.length} on ${label}`);
+        if (s.kind === 'sft') await this.sft(i, s);
+        else await this.grpo(i, s);
+        models.push({ label, entry, weights: await this.w.download() });
+      }
+    } finally {
+      this.hooks = hooks;
+      this.family = mixFamily(this.cfg.tasks);
+      this.trainTasks = this.cfg.tasks;
+      this.specialist = null;
+    }
+    this.pending = { stage: this.pending?.stage ?? i, base, models };
+    this.writeWeights(base);
+  }
+
+  /** An eval stage while specialists wait for their merge: the same evaluation of each specialist. */
+  private async evaluateSpecialists(i: number, s: EvalStageConfig): Promise<void> {
+    const p = this.pending!;
+    for (const m of p.models) {
+      this.writeWeights(m.weights);
+      await this.evaluate(i, { ...s, label: `${s.label} · specialist ${m.label}` });
+    }
+    this.writeWeights(p.base);
+  }
+
+  private async merge(i: number, s: MergeStageConfig): Promise<void> {
+    const p = this.pending;
+    if (!p) throw new Error(`stage ${i} (merge): no specialists to merge; tick specialists on an SFT or GRPO stage before it`);
+    this.hooks.onStage?.(i, s, `merge: ${s.method} of ${p.models.length} specialists (${p.models.map((m) => m.label).join(', ')})`);
+    const { weights, record } = await mergeSpecialists(i, s, p, mixSeeds(this.cfg.seed, 0x3e26, i));
+    this.writeWeights(weights);
+    this.result.merges.push(record);
+    this.pending = null;
+    this.log(`merge (${record.method}): ${record.specialists.length} specialists, ${(record.parameters / 1e6).toFixed(2)} M parameters, weights ${record.options.weights.join(', ')}`);
   }
 
   private async evaluate(i: number, s: EvalStageConfig): Promise<void> {

@@ -10,7 +10,7 @@ import type { SftResume } from '../train/sft/sft';
 import type { CheckpointBackend } from './backend';
 import { applyRetention, type CheckpointReader, saveCheckpoint } from './checkpoint';
 import type { TokenizerIdentity, ValidationScore } from './format';
-import { readCheckpointModel } from './modelCheckpoint';
+import { LORA_GROUP, readCheckpointModel } from './modelCheckpoint';
 import { captureTraining, readOptimizer, restoreReference, trainingContents } from './trainingCheckpoint';
 
 /** What every checkpoint of a run says about the run. */
@@ -82,6 +82,8 @@ export function rlAutosave(o: AutosaveOptions): Pick<RlResume, 'afterStep'> {
 export interface ResumePoint {
   /** The checkpoint's weights: build the model from them. */
   initial: Map<string, Float32Array>;
+  /** Its LoRA adapters (group 'lora', PEFT names) when the run trained adapters. */
+  lora?: Map<string, Float32Array>;
   stage: 'sft' | 'rl';
   step: number;
   sft?: Pick<SftResume, 'from'>;
@@ -99,14 +101,15 @@ export async function resumeFrom(rt: GpuRuntime, reader: CheckpointReader): Prom
   const { params } = await readCheckpointModel(reader);
   const optimizer = await readOptimizer(reader);
   const metrics = await reader.blob('metrics');
+  const lora = reader.tensors(LORA_GROUP).length > 0 ? { lora: await reader.group(LORA_GROUP) } : {};
   if (t.stage === 'sft') {
     const { order, pos } = t.cursors;
     if (!Array.isArray(order) || typeof pos !== 'number' || t.rng.rows === undefined) throw new Error(`checkpoint '${reader.id}': its SFT row-stream state is incomplete; it cannot resume exactly`);
-    return { initial: params, stage: 'sft', step: t.step, metrics, cursors: t.cursors, sft: { from: { state: { step: t.step, sampler: { rng: t.rng.rows, order, pos } }, optimizer } } };
+    return { initial: params, ...lora, stage: 'sft', step: t.step, metrics, cursors: t.cursors, sft: { from: { state: { step: t.step, sampler: { rng: t.rng.rows, order, pos } }, optimizer } } };
   }
   const refilled = t.cursors.refilled;
   return {
-    initial: params, stage: 'rl', step: t.step, metrics, cursors: t.cursors,
+    initial: params, ...lora, stage: 'rl', step: t.step, metrics, cursors: t.cursors,
     rl: {
       from: { step: t.step, version: reader.manifest.policyVersion, refilled: typeof refilled === 'number' ? refilled : 0 },
       restore: async (trainer) => {

@@ -11,7 +11,7 @@ import { assertConfigFits, assertPresetFits } from '../model/fit';
 import { GREEDY } from '../model/sampling';
 import type { GpuWeights } from '../model/weights';
 import { runSelfCheck } from '../ops/selfCheck';
-import type { PipelineConfig, StageConfig } from '../pipeline/config';
+import { type PipelineConfig, type StageConfig, stageRepeats } from '../pipeline/config';
 import { restoreProgress } from '../pipeline/progress';
 import { resumePipeline } from '../pipeline/resume';
 import { type ActorPoolFactory, type PipelineHooks, type PipelineOptions, rolloutConfig, runPipeline, trainingShape } from '../pipeline/runner';
@@ -100,6 +100,8 @@ export async function pageRun(rt: GpuRuntime, req: PageRunRequest, loaded: Loade
   };
   const stageDone = (i: number) => announceData(i + 1);
   const keptPerEval = new Map<string, number>();
+  const repeats = stageRepeats(cfg); // a specialist stage reports (specialists × steps) steps
+  const evalsDone = new Map<number, number>();
   const hooks: PipelineHooks = {
     log: (line) => send({ kind: 'log', line }),
     onStage: (i, s, detail) => {
@@ -112,16 +114,18 @@ export async function pageRun(rt: GpuRuntime, req: PageRunRequest, loaded: Loade
     onSft: (i, m) => {
       at.step = m.step;
       const s = cfg.stages[i] as Extract<StageConfig, { kind: 'sft' }>;
-      send({ kind: 'sft', stage: i, step: m.step, totalSteps: s.steps, loss: m.loss, lr: m.lr, gradNorm: m.gradNorm, tokensPerSec: m.tokensPerSec, skipped: m.skipped, at: Date.now() });
+      const total = s.steps * repeats[i];
+      send({ kind: 'sft', stage: i, step: m.step, totalSteps: total, loss: m.loss, lr: m.lr, gradNorm: m.gradNorm, tokensPerSec: m.tokensPerSec, skipped: m.skipped, at: Date.now() });
       memoryNow();
-      if (m.step === s.steps) stageDone(i);
+      if (m.step === total) stageDone(i);
     },
     onRlStep: (i, r) => {
       at.step = r.step;
       const s = cfg.stages[i] as Extract<StageConfig, { kind: 'grpo' }>;
-      send({ kind: 'grpo', stage: i, step: r.step, totalSteps: s.steps, skipped: r.skipped, ...(r.reason === undefined ? {} : { reason: r.reason }), metrics: r.metrics, at: Date.now() });
+      const total = s.steps * repeats[i];
+      send({ kind: 'grpo', stage: i, step: r.step, totalSteps: total, skipped: r.skipped, ...(r.reason === undefined ? {} : { reason: r.reason }), metrics: r.metrics, at: Date.now() });
       memoryNow();
-      if (r.step === s.steps) stageDone(i);
+      if (r.step === total) stageDone(i);
     },
     onRollouts: (i, step, trajs, info) => {
       const taskSet = cfg.tasks.length === 1 ? taskSetName(cfg.tasks[0]) : 'mix';
@@ -139,7 +143,8 @@ export async function pageRun(rt: GpuRuntime, req: PageRunRequest, loaded: Loade
     },
     onEval: (i, summary) => {
       send({ kind: 'eval', stage: i, summary });
-      stageDone(i);
+      evalsDone.set(i, (evalsDone.get(i) ?? 0) + 1);
+      if (evalsDone.get(i) === repeats[i]) stageDone(i); // (one summary per specialist before a merge)
     },
     onCurve: (i, step, summary) => send({ kind: 'curve', stage: i, step, summary }),
   };
@@ -167,8 +172,8 @@ function restoredFrom(cfg: PipelineConfig, metrics: unknown): RestoredProgress {
   return {
     sft: sftStages.map((s) => ({ stage: s.stage, steps: s.history.map((m) => ({ step: m.step, loss: m.loss, lr: m.lr, gradNorm: m.gradNorm, tokensPerSec: m.tokensPerSec })) })),
     grpo: grpoStages.flatMap((s) => s.history.map((r) => ({ stage: s.stage, step: r.step, totalSteps: r.step, skipped: r.skipped, metrics: r.metrics }))),
-    // the k-th summary is the k-th eval stage's (eval stages run in config order)
-    evals: p.evals.map((summary, k) => ({ stage: cfg.stages.flatMap((s, i) => (s.kind === 'eval' ? [i] : []))[k] ?? -1, summary })),
+    // the k-th summary is the k-th eval stage's (eval stages run in config order; one per specialist before a merge)
+    evals: p.evals.map((summary, k) => ({ stage: cfg.stages.flatMap((s, i) => (s.kind === 'eval' ? Array<number>(stageRepeats(cfg)[i]).fill(i) : []))[k] ?? -1, summary })),
   };
 }
 

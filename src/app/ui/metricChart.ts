@@ -68,7 +68,7 @@ export function createMetricChart(o: ChartOptions, smoothing: { value: () => num
   let plot: uPlot | null = null;
   let shape = '';
 
-  const tableButton = h('button', { class: 'small', text: 'Table', attrs: { type: 'button', 'aria-expanded': 'false', 'aria-controls': `${o.id}-tablebox` } });
+  const tableButton = h('button', { class: 'small', text: 'Table', attrs: { type: 'button', 'aria-label': `Table of ${o.title}`, 'aria-expanded': 'false', 'aria-controls': `${o.id}-tablebox` } });
   tableBox.id = `${o.id}-tablebox`;
   const png = h('button', { class: 'small', text: 'PNG', testid: `${o.id}-png`, attrs: { type: 'button', 'aria-label': `Download ${o.title} as PNG` } });
   const csv = h('button', { class: 'small', text: 'CSV', testid: `${o.id}-csv`, attrs: { type: 'button', 'aria-label': `Download ${o.title} values as CSV` } });

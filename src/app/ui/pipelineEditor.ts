@@ -1,7 +1,7 @@
 // The pipeline editor: the PipelineConfig itself (src/pipeline/config.ts) as a form — one-click
 // example pipelines, model preset and seed, the task mix (task sets, levels, weights), the episode
-// context (fitted to the task sets unless edited), and the ordered stages (SFT, GRPO, evaluation:
-// add, move, remove, their main hyper-parameters). Every edit is validated with the schema; each
+// context (fitted to the task sets unless edited), LoRA, and the ordered stages (SFT, GRPO, merge,
+// evaluation: add, move, remove, their main hyper-parameters). Every edit is validated with the schema; each
 // message sits next to its field.
 import { TASK_FAMILY_NAMES, type TaskFamilyName } from '../../envs/familyNames';
 import { PIPELINE_CONFIG_VERSION, PIPELINE_PRESETS, type PipelineConfig, type StageConfig } from '../../pipeline/config';
@@ -59,6 +59,8 @@ export function createPipelineEditor(): PipelineEditor {
     for (const l of listeners) l(s);
   };
   const edited = () => {
+    const lora = draft.lora as Record<string, unknown> | undefined;
+    if (lora && Object.keys(lora).length === 0) delete draft.lora; // both LoRA fields empty: full fine-tuning
     currentTitle = 'custom pipeline';
     summary.textContent = 'Edited: a custom pipeline.';
     if (autoContext) fitContext(false);
@@ -76,13 +78,37 @@ export function createPipelineEditor(): PipelineEditor {
     }
   };
 
-  const structural = (change: () => void) => {
+  /** The selector that finds a control again after a re-render: its id, test id or aria-label. */
+  const focusKey = (el: Element | null): string | null => {
+    if (!(el instanceof HTMLElement) || !body.contains(el)) return null;
+    if (el.id) return `#${CSS.escape(el.id)}`;
+    if (el.dataset.testid) return `[data-testid="${el.dataset.testid}"]`;
+    const aria = el.getAttribute('aria-label');
+    return aria ? `[aria-label="${aria}"]` : null;
+  };
+
+  /**
+   * An edit that changes the form's shape: re-render, and keep the keyboard's place — the control
+   * that had focus (by id, test id or label), else the first of `focusNext` that is there and enabled
+   * (a removed stage's neighbour, a moved stage's button), so focus never falls back to the page's top.
+   */
+  const structural = (change: () => void, focusNext: string[] = []) => {
+    const had = focusKey(document.activeElement);
     change();
     currentTitle = 'custom pipeline';
     summary.textContent = 'Edited: a custom pipeline.';
     if (autoContext) fitContext(true);
     render();
     notify();
+    if (!had) return;
+    const candidates = [...(focusNext.length ? focusNext : [had]), had];
+    for (const sel of candidates) {
+      const el = body.querySelector<HTMLButtonElement | HTMLInputElement>(sel);
+      if (el && !el.disabled) {
+        el.focus();
+        return;
+      }
+    }
   };
 
   const fieldOf = (spec: FieldSpec) => {
@@ -104,7 +130,7 @@ export function createPipelineEditor(): PipelineEditor {
       ctx.inputs.get(`tasks.${i}.family`)!.addEventListener('change', () => structural(() => (tasks[i] = { family: tasks[i].family, level: levelsOf(tasks[i].family)[0].level, weight: tasks[i].weight })));
       ctx.inputs.get(`tasks.${i}.level`)!.addEventListener('change', () => structural(() => undefined));
       const description = h('p', { class: 'hint', text: levels.find((l) => l.level === e.level)?.description ?? '' });
-      const remove = button('✕', `Remove task set ${i + 1}`, () => structural(() => tasks.splice(i, 1)));
+      const remove = button('✕', `Remove task set ${i + 1}`, () => structural(() => tasks.splice(i, 1), [`[aria-label="Remove task set ${i + 1}"]`, `[aria-label="Remove task set ${i}"]`, '[data-testid="add-task"]']));
       remove.dataset.keepDisabled = String(tasks.length <= 1);
       return h('div', { class: 'task-row', testid: 'task-row' }, family, level, weight, remove, description);
     });
@@ -130,13 +156,14 @@ export function createPipelineEditor(): PipelineEditor {
 
   function stageBlock(s: StageConfig, i: number, n: number): HTMLElement {
     const stages = cfgDraft().stages;
+    // focus follows the moved stage (its same button, else its other one)
     const move = (d: number) => structural(() => {
       const [x] = stages.splice(i, 1);
       stages.splice(i + d, 0, x);
-    });
+    }, [`[aria-label="Move stage ${i + d + 1} ${d < 0 ? 'up' : 'down'}"]`, `[aria-label="Move stage ${i + d + 1} ${d < 0 ? 'down' : 'up'}"]`]);
     const up = button('↑', `Move stage ${i + 1} up`, () => move(-1));
     const down = button('↓', `Move stage ${i + 1} down`, () => move(1));
-    const remove = button('✕', `Remove stage ${i + 1}`, () => structural(() => stages.splice(i, 1)), `remove-stage-${i}`);
+    const remove = button('✕', `Remove stage ${i + 1}`, () => structural(() => stages.splice(i, 1), [`[data-testid="remove-stage-${i}"]`, `[data-testid="remove-stage-${i - 1}"]`, '[data-testid="add-sft"]']), `remove-stage-${i}`);
     up.dataset.keepDisabled = String(i === 0);
     down.dataset.keepDisabled = String(i === n - 1);
     const kind = s.kind as StageConfig['kind'];
@@ -153,12 +180,14 @@ export function createPipelineEditor(): PipelineEditor {
     const cfg = cfgDraft();
     const basics = h('div', { class: 'grid3' },
       fieldOf({ path: 'preset', label: 'Model', kind: 'select', help: 'preset', options: PIPELINE_PRESETS.map((p) => ({ value: p, label: PRESET_LABELS[p] ?? p })) }),
-      fieldOf({ path: 'seed', label: 'Seed', kind: 'int', help: 'seed' }));
+      fieldOf({ path: 'seed', label: 'Seed', kind: 'int', help: 'seed' }),
+      fieldOf({ path: 'lora.rank', label: 'LoRA rank', kind: 'int', help: 'loraRank', hint: 'empty: full fine-tuning' }),
+      fieldOf({ path: 'lora.alpha', label: 'LoRA α', kind: 'num', help: 'loraAlpha', hint: 'empty: 2 × rank' }));
     const stages = (cfg.stages ?? []).map((s, i, all) => stageBlock(s, i, all.length));
     const addStage = (k: StageConfig['kind']) => button(`+ ${STAGE_TITLES[k]}`, `Add a${k === 'eval' ? 'n evaluation' : ` ${STAGE_TITLES[k]}`} stage`, () => structural(() => cfg.stages.push(newStage(k, cfg))), `add-${k}`);
     body.replaceChildren(basics, taskRows(), contextRows(),
       h('div', { class: 'stages', testid: 'stages' }, ...stages),
-      h('div', { class: 'add-stage' }, addStage('sft'), addStage('grpo'), addStage('eval')));
+      h('div', { class: 'add-stage' }, addStage('sft'), addStage('grpo'), addStage('merge'), addStage('eval')));
     setDisabled(disabled);
   }
 

@@ -84,6 +84,8 @@ export function createRunControls(): RunControls {
     h('details', { class: 'run-settings-fold' }, h('summary', { text: 'Run settings' }), settingsEl),
     h('div', { class: 'share' }, share, h('label', { class: 'inline', attrs: { for: 'share-autostart' } }, shareAuto, ' start on open'), shareStatus, shareOut));
 
+  /** Focus was on Start or Stop when both went off (stopping): give it to the one that comes back on. */
+  let focusPending = false;
   let adapterCb: (a: AdapterChoice) => void = () => {};
   adapter.addEventListener('change', () => adapterCb(adapter.value as AdapterChoice));
   const readAutosave = (): number | null => {
@@ -113,8 +115,16 @@ export function createRunControls(): RunControls {
     },
     setState(state, canStart, reason = '') {
       el.dataset.state = state;
+      const active = document.activeElement;
+      const onButtons = active === start || active === stop;
       start.disabled = state !== 'idle' || !canStart;
       stop.disabled = state !== 'running';
+      // a keyboard user who pressed Start lands on Stop (and back): a disabled button would drop focus to the page's top
+      if (onButtons || (focusPending && (active === null || active === document.body))) {
+        const next = !stop.disabled ? stop : !start.disabled ? start : null;
+        if (next && next !== active) next.focus();
+        focusPending = next === null;
+      }
       stop.textContent = state === 'stopping' ? 'Stopping…' : 'Stop';
       const busy = state === 'running' || state === 'stopping';
       for (const c of [adapter, selfCheck, autosave, share, shareAuto]) c.disabled = busy;

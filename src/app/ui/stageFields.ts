@@ -1,11 +1,18 @@
 // Which fields each stage kind shows in the pipeline editor (its main hyper-parameters), with the
 // schema's names as paths and the help text keys.
-import { CREDIT_SCHEMES, EVAL_SPLITS, type StageConfig } from '../../pipeline/config';
+import { CREDIT_SCHEMES, EVAL_SPLITS, MERGE_METHOD_NAMES, type StageConfig } from '../../pipeline/config';
+import { parseNumber } from '../pipelineDraft';
 import type { FieldSpec } from './fields';
 
 const opts = (xs: readonly string[]) => xs.map((x) => ({ value: x, label: x }));
 
-export const STAGE_TITLES: Record<StageConfig['kind'], string> = { sft: 'SFT', grpo: 'GRPO', eval: 'Evaluation' };
+export const STAGE_TITLES: Record<StageConfig['kind'], string> = { sft: 'SFT', grpo: 'GRPO', merge: 'Merge', eval: 'Evaluation' };
+
+/** "1, 0.5" → [1, 0.5]; '' → undefined (the method's default); junk entries → NaN (the schema names them). */
+export function parseWeightList(text: string): number[] | undefined {
+  if (text.trim() === '') return undefined;
+  return text.split(',').map((x) => parseNumber(x) ?? Number.NaN);
+}
 
 /** The GRPO rollout mode select: synchronous, or async with staleness k (stored as `staleness`). */
 export const ROLLOUT_MODES = [
@@ -26,6 +33,7 @@ export function stageFields(kind: StageConfig['kind'], i: number): FieldSpec[] {
       { path: p('data.drills'), label: 'Copy drills', kind: 'int', help: 'drills' },
       { path: p('warmupSteps'), label: 'Warm-up steps', kind: 'int', help: 'warmupSteps' },
       { path: p('minLrRatio'), label: 'Final lr ratio', kind: 'num', help: 'minLrRatio' },
+      { path: p('specialists'), label: 'Specialists', kind: 'bool', help: 'specialists' },
     ];
   }
   if (kind === 'grpo') {
@@ -40,6 +48,17 @@ export function stageFields(kind: StageConfig['kind'], i: number): FieldSpec[] {
       { path: p('staleness'), label: 'Rollouts', kind: 'select', help: 'staleness', options: ROLLOUT_MODES, parse: (v) => (v === '' ? undefined : Number(v)) },
       { path: p('samplingRounds'), label: 'Sampling rounds', kind: 'int', help: 'samplingRounds' },
       { path: p('evalEvery'), label: 'Validate every', kind: 'int', help: 'evalEvery' },
+      { path: p('specialists'), label: 'Specialists', kind: 'bool', help: 'specialists' },
+    ];
+  }
+  if (kind === 'merge') {
+    return [
+      { path: p('method'), label: 'Method', kind: 'select', help: 'mergeMethod', options: opts(MERGE_METHOD_NAMES) },
+      { path: p('weights'), label: 'Weights', kind: 'text', help: 'mergeWeights', hint: 'one per task set, e.g. 1, 1 (empty: 1 each)', parse: parseWeightList },
+      { path: p('density'), label: 'Density', kind: 'num', help: 'density', hint: 'empty: the method\'s default' },
+      { path: p('lambda'), label: 'Scale λ', kind: 'num', help: 'lambda', hint: 'empty: 1' },
+      { path: p('t'), label: 'SLERP t', kind: 'num', help: 't', hint: 'empty: 0.5' },
+      { path: p('epsilon'), label: 'RAM ε', kind: 'num', help: 'epsilon', hint: 'empty: 1e-5' },
     ];
   }
   return [

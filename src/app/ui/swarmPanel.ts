@@ -22,7 +22,7 @@ const short = (id: string) => (id.length > 16 ? `${id.slice(0, 6)}…${id.slice(
 
 export function createSwarmPanel(): SwarmPanel {
   const error = h('p', { class: 'swarm-error', testid: 'swarm-error', attrs: { role: 'alert', hidden: '' } });
-  const relay = h('input', { testid: 'swarm-relay', attrs: { type: 'text', placeholder: 'relay address for other machines (optional): /ip4/…/ws/p2p/…', size: '48' } });
+  const relay = h('input', { testid: 'swarm-relay', attrs: { type: 'text', 'aria-label': 'Relay address for other machines (optional)', placeholder: 'relay address for other machines (optional): /ip4/…/ws/p2p/…', size: '48' } });
   const start = h('button', { testid: 'swarm-start', text: 'Start a swarm run' });
   const setup = h('div', { class: 'swarm-setup' },
     h('p', { text: 'Spread this run over several tabs (rollouts in the other tabs, training here), or over machines through a libp2p relay (npm run relay).' }),
