@@ -10,7 +10,7 @@ import { PIPELINE_CONFIG_VERSION } from '../src/pipeline/config';
 const CONFIG = {
   version: PIPELINE_CONFIG_VERSION, preset: 'nano', seed: 6, tasks: [{ family: 'function-calling', level: 'route4' }],
   context: { maxTotalTokens: 288, maxNewTokensPerTurn: 8, maxTurns: 1 },
-  stages: [{ kind: 'grpo', steps: 60, tasksPerStep: 2, groupSize: 2, lr: 1e-3, staleness: 1, samplingRounds: 1, klCoef: 0 }],
+  stages: [{ kind: 'grpo', steps: 200, tasksPerStep: 2, groupSize: 2, lr: 1e-3, staleness: 1, samplingRounds: 1, klCoef: 0 }],
 };
 const MICRO_MODEL = {
   vocabSize: BYTE_VOCAB_SIZE, hiddenSize: 32, intermediateSize: 64, numLayers: 1, numHeads: 2, numKvHeads: 1, headDim: 16,
@@ -54,7 +54,7 @@ test('two browsers through a local relay: the second joins by the link and plays
     await c.goto(`/${query}${wrong}`);
     await c.waitForFunction(() => window.tabforgeSwarm?.view()?.state === 'refused', undefined, { timeout: 60_000 });
     await expect(c.getByTestId('swarm-error')).toContainText(/secret/i);
-    await a.waitForFunction(() => window.tabforgeSwarm.view()!.state === 'done', undefined, { timeout: 120_000 });
+    await a.waitForFunction(() => window.tabforgeSwarm.view()!.state === 'done', undefined, { timeout: 300_000 });
     expect((await view(a))!.error).toBeNull();
   } catch (e) {
     await info.attach('console of the pages', { body: lines.join('\n'), contentType: 'text/plain' });

@@ -15,6 +15,9 @@ import type { Lifecycle } from './protocol';
 import { type LockManagerLike, SwarmSession } from './session';
 import { TabTransport } from './tabTransport';
 
+/** Dials of the leader a joining page makes before it reports that the leader cannot be reached. */
+const JOIN_DIAL_ATTEMPTS = 3;
+
 export interface BrowserSwarmOptions {
   featureLevel: FeatureLevelChoice;
   log?: (line: string) => void;
@@ -75,10 +78,15 @@ export async function startBrowserSwarm(linkIn: SwarmLink | { config: PipelineCo
   await session.start();
   if (overMachines && link.leader !== transport.selfId) {
     const t = transport as Libp2pTransport;
-    try {
-      await t.connect(link.leader!);
-    } catch (e) {
-      throw new Error(`could not reach the run's leader through the relay (${(e as Error).message}): is the leader's page still open?`);
+    // a WebRTC dial through the relay now and then never completes (seen on loopback): try again before giving up
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await t.connect(link.leader!);
+        break;
+      } catch (e) {
+        if (attempt >= JOIN_DIAL_ATTEMPTS) throw new Error(`could not reach the run's leader through the relay after ${attempt} tries (${(e as Error).message}): is the leader's page still open?`);
+        log(`dialling the leader failed (${(e as Error).message}); trying again (${attempt + 1}/${JOIN_DIAL_ATTEMPTS})`);
+      }
     }
     await session.node.hello(link.leader!, false);
   }
