@@ -9,19 +9,10 @@
 // finishes with every step trained on 2 tasks × G 2, no task twice; the tab comes back and plays
 // again; its late answer is ignored. Micro model: ~20 s on llvmpipe.
 import { type BrowserContext, expect, type Page, test } from '@playwright/test';
-import { BYTE_VOCAB_SIZE } from '../src/model/config';
-import { PIPELINE_CONFIG_VERSION } from '../src/pipeline/config';
+import { MICRO_MODEL, swarmRunConfig } from './swarmFixtures';
 
 const STEPS = 120; // ~8 steps/s here: enough that the run outlasts the freeze
-const CONFIG = {
-  version: PIPELINE_CONFIG_VERSION, preset: 'nano', seed: 7, tasks: [{ family: 'function-calling', level: 'route4' }],
-  context: { maxTotalTokens: 288, maxNewTokensPerTurn: 8, maxTurns: 1 },
-  stages: [{ kind: 'grpo', steps: STEPS, tasksPerStep: 2, groupSize: 2, lr: 1e-3, staleness: 1, samplingRounds: 1, klCoef: 0 }],
-};
-const MICRO_MODEL = {
-  vocabSize: BYTE_VOCAB_SIZE, hiddenSize: 32, intermediateSize: 64, numLayers: 1, numHeads: 2, numKvHeads: 1, headDim: 16,
-  rmsNormEps: 1e-6, ropeTheta: 10000, maxPositionEmbeddings: 512, tieWordEmbeddings: true, tokenizer: 'byte',
-};
+const CONFIG = swarmRunConfig(7, STEPS);
 /** heartbeat, silence window, chunk deadline (ms): a deadline far beyond the test, so only the freeze announcement re-assigns. */
 const TIMING = [250, 2000, 600_000] as const;
 const FROZEN_MS = 3500; // longer than the silence window (2 s): a silent tab would have been removed

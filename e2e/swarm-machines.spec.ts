@@ -4,18 +4,9 @@
 // its trajectories; a link with a wrong secret is refused with a clear message on the page.
 import { type Browser, chromium, expect, type Page, test } from '@playwright/test';
 import { startRelay } from '../scripts/lib/relayNode';
-import { BYTE_VOCAB_SIZE } from '../src/model/config';
-import { PIPELINE_CONFIG_VERSION } from '../src/pipeline/config';
+import { MICRO_MODEL, swarmRunConfig } from './swarmFixtures';
 
-const CONFIG = {
-  version: PIPELINE_CONFIG_VERSION, preset: 'nano', seed: 6, tasks: [{ family: 'function-calling', level: 'route4' }],
-  context: { maxTotalTokens: 288, maxNewTokensPerTurn: 8, maxTurns: 1 },
-  stages: [{ kind: 'grpo', steps: 200, tasksPerStep: 2, groupSize: 2, lr: 1e-3, staleness: 1, samplingRounds: 1, klCoef: 0 }],
-};
-const MICRO_MODEL = {
-  vocabSize: BYTE_VOCAB_SIZE, hiddenSize: 32, intermediateSize: 64, numLayers: 1, numHeads: 2, numKvHeads: 1, headDim: 16,
-  rmsNormEps: 1e-6, ropeTheta: 10000, maxPositionEmbeddings: 512, tieWordEmbeddings: true, tokenizer: 'byte',
-};
+const CONFIG = swarmRunConfig(6, 200);
 const TIMING = [250, 4000, 30000] as const;
 
 const view = (p: Page) => p.evaluate(() => window.tabforgeSwarm.view());

@@ -5,19 +5,10 @@
 // run's history. The micro model (1 layer, hidden 32) keeps it to ~10 s on llvmpipe (it does not
 // learn here: the point is who plays, who trains, and that nothing is lost or trained twice).
 import { type BrowserContext, expect, type Page, test } from '@playwright/test';
-import { BYTE_VOCAB_SIZE } from '../src/model/config';
-import { PIPELINE_CONFIG_VERSION } from '../src/pipeline/config';
+import { MICRO_MODEL, swarmRunConfig } from './swarmFixtures';
 
 const STEPS = 60; // the leader plays alone (fast) until the rollout tabs have joined: enough steps that they join mid-run
-const CONFIG = {
-  version: PIPELINE_CONFIG_VERSION, preset: 'nano', seed: 5, tasks: [{ family: 'function-calling', level: 'route4' }],
-  context: { maxTotalTokens: 288, maxNewTokensPerTurn: 8, maxTurns: 1 },
-  stages: [{ kind: 'grpo', steps: STEPS, tasksPerStep: 2, groupSize: 2, lr: 1e-3, staleness: 1, samplingRounds: 1, klCoef: 0 }],
-};
-const MICRO_MODEL = {
-  vocabSize: BYTE_VOCAB_SIZE, hiddenSize: 32, intermediateSize: 64, numLayers: 1, numHeads: 2, numKvHeads: 1, headDim: 16,
-  rmsNormEps: 1e-6, ropeTheta: 10000, maxPositionEmbeddings: 512, tieWordEmbeddings: true, tokenizer: 'byte',
-};
+const CONFIG = swarmRunConfig(5, STEPS);
 /** heartbeat, silence window, chunk deadline (ms): the query string's test knob (swarmHooks.ts). */
 const TIMING = [250, 4000, 30000] as const;
 

@@ -1,0 +1,18 @@
+// What the swarm specs share: a micro model (fast rollouts on a software adapter) and a GRPO-only
+// run config of route4 whose length each spec picks so that joins and faults land mid-run.
+import { BYTE_VOCAB_SIZE } from '../src/model/config';
+import { PIPELINE_CONFIG_VERSION } from '../src/pipeline/config';
+
+export const MICRO_MODEL = {
+  vocabSize: BYTE_VOCAB_SIZE, hiddenSize: 32, intermediateSize: 64, numLayers: 1, numHeads: 2, numKvHeads: 1, headDim: 16,
+  rmsNormEps: 1e-6, ropeTheta: 10000, maxPositionEmbeddings: 512, tieWordEmbeddings: true, tokenizer: 'byte',
+};
+
+/** A swarm run: `steps` GRPO steps of 2 tasks × 2 samples, staleness 1, no KL reference. */
+export function swarmRunConfig(seed: number, steps: number) {
+  return {
+    version: PIPELINE_CONFIG_VERSION, preset: 'nano', seed, tasks: [{ family: 'function-calling', level: 'route4' }],
+    context: { maxTotalTokens: 288, maxNewTokensPerTurn: 8, maxTurns: 1 },
+    stages: [{ kind: 'grpo', steps, tasksPerStep: 2, groupSize: 2, lr: 1e-3, staleness: 1, samplingRounds: 1, klCoef: 0 }],
+  };
+}
