@@ -185,7 +185,7 @@ export const EXAMPLE_PIPELINES: readonly ExamplePipeline[] = [
 ];
 
 /** The "All + merge" example: shared SFT → SFT then GRPO specialists → eval of each → TIES merge → eval of the merged model. */
-function mergeExample(): PipelineConfig {
+export function mergeExample(): PipelineConfig {
   // the curriculum's first levels of service and coding: the shortest multi-turn episodes (1 536-token context, not 2 048)
   const tasks: TaskMixEntry[] = [{ family: 'function-calling', level: 'route4', weight: 1 }, { family: 'service', level: 'status', weight: 1 }, { family: 'coding', level: 'one-liners', weight: 1 }];
   return parsePipelineConfig({

@@ -29,7 +29,7 @@ import type { Trajectory } from '../train/rl/trajectory';
 import { DEFAULT_SFT, type SftMetrics, type SftResume, trainSft } from '../train/sft/sft';
 import { mixSeeds } from '../util/seeds';
 import { type EvalStageConfig, type GrpoStageConfig, type MergeStageConfig, type PipelineConfig, type SftStageConfig, specialistEntries, type StageConfig } from './config';
-import { type MergeRecord, mergeSpecialists, type PendingSpecialists, type Specialist, specialistHooks, specialistLabel } from './specialists';
+import { type MergeRecord, mergeSpecialists, mergeStageSeed, type PendingSpecialists, type Specialist, specialistHooks, specialistLabel } from './specialists';
 import { trainWithLora } from './loraStage';
 import { ComputeLedger } from './compute';
 import { type PipelineProgress, restoreProgress } from './progress';
@@ -56,6 +56,8 @@ export interface PipelineHooks {
   onRollouts?: (stage: number, step: number, trajs: readonly Trajectory[], info: { advantages: number[]; kept: boolean[] }) => void;
   /** Episodes an evaluation played (an eval stage, or a validation point labelled "GRPO step N"), per task set. */
   onEvalEpisodes?: (stage: number, label: string, taskSet: string, trajs: readonly Trajectory[]) => void;
+  /** A merge stage is about to merge these specialists (and their start): a merge table merges them again with other methods (mergeTable.ts). */
+  onSpecialists?: (stage: number, specialists: PendingSpecialists) => void;
 }
 
 /** Autosave of a run: every `every` steps of each SFT and GRPO stage, and at each such stage's last step. */
@@ -461,7 +463,8 @@ class Run {
     const p = this.pending;
     if (!p) throw new Error(`stage ${i} (merge): no specialists to merge; tick specialists on an SFT or GRPO stage before it`);
     this.hooks.onStage?.(i, s, `merge: ${s.method} of ${p.models.length} specialists (${p.models.map((m) => m.label).join(', ')})`);
-    const { weights, record } = await mergeSpecialists(i, s, p, mixSeeds(this.cfg.seed, 0x3e26, i));
+    this.hooks.onSpecialists?.(i, p);
+    const { weights, record } = await mergeSpecialists(i, s, p, mergeStageSeed(this.cfg.seed, i));
     this.writeWeights(weights);
     this.result.merges.push(record);
     this.pending = null;

@@ -6,6 +6,7 @@
 import { taskSetName } from '../envs/taskMix';
 import { mergeModels, memorySink, memorySource } from '../train/merge/mergeStream';
 import { mergeMethod, mergeOptions, type MergeOptions } from '../train/merge/methods';
+import { mixSeeds } from '../util/seeds';
 import type { MergeStageConfig, PipelineConfig } from './config';
 import type { PipelineHooks } from './runner';
 
@@ -38,6 +39,9 @@ export interface MergeRecord {
 }
 
 export const specialistLabel = (e: Pick<PipelineConfig['tasks'][number], 'family' | 'level'>): string => taskSetName(e);
+
+/** The seed of merge stage `stage` of a run (DARE's drops): the same for the runner and a merge table. */
+export const mergeStageSeed = (runSeed: number, stage: number): number => mixSeeds(runSeed, 0x3e26, stage);
 
 /** The merge options of a stage (defaults of the method; DARE's seed from the run's seed and the stage). */
 export function stageMergeOptions(s: MergeStageConfig, count: number, seed: number): MergeOptions {

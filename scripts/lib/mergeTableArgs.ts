@@ -1,0 +1,81 @@
+// Command line of `npm run merge-table`: which pipeline (the page's "All + merge" example, or a
+// config file), its stage sizes, the merge methods, n, and where the table and weights go.
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { parsePipelineConfig, type PipelineConfig, specialistEntries, type StageConfig } from '../../src/pipeline/config';
+import { methodsFor } from '../../src/pipeline/mergeTable';
+import { mergeExample } from '../../src/pipeline/presets';
+
+export interface MergeTableArgs {
+  config: PipelineConfig;
+  methods: string[];
+  n: number;
+  out?: string;
+  save?: string;
+  help: boolean;
+}
+
+export const MERGE_TABLE_USAGE = `usage: npm run merge-table -- [options]
+  Trains the shared model once, a specialist per task set from it, and the multi-task model (the
+  specialist stages on the whole mix, K× the steps) from it too; merges the specialists with each
+  method; scores every model on the same test tasks of every task set beside the cheap baselines.
+  --config FILE          a pipeline config (JSON, e.g. saved from the page) with specialist stages
+                         (default: the page's "All + merge" example: route4 + service status + coding one-liners, nano-q)
+  --seed S               run seed (default: the config's)
+  --shared-sft-steps N   steps of the shared SFT stage (the config's first non-specialist SFT)
+  --specialist-sft-steps N   steps of the specialist SFT stage (per specialist)
+  --specialist-sft-examples N  verified conversations of the specialist SFT stage (per specialist)
+  --grpo-steps N         steps of the specialist GRPO stage (per specialist; 0 drops the stage)
+  --methods M[,M]        merge methods (default: every method that takes that many models; slerp takes two)
+  --n N                  test tasks per task set (default 16)
+  --out FILE             write the table as JSON
+  --save DIR             the shared model (DIR/base), each specialist (DIR/<family>-<level>) and the multi-task
+                         model (DIR/multi-task) as HF folders, for npm run merge`;
+
+function count(flag: string, v: string, min: number): number {
+  const n = Number(v);
+  if (!/^\d+$/.test(v.trim()) || !Number.isSafeInteger(n) || n < min) throw new Error(`--${flag} needs a whole number ≥ ${min}, got '${v}'`);
+  return n;
+}
+
+export function parseMergeTableArgs(argv: readonly string[]): MergeTableArgs {
+  const { values: v } = parseArgs({
+    args: [...argv], strict: true, allowPositionals: false,
+    options: {
+      config: { type: 'string' }, seed: { type: 'string' }, 'shared-sft-steps': { type: 'string' }, 'specialist-sft-steps': { type: 'string' },
+      'specialist-sft-examples': { type: 'string' }, 'grpo-steps': { type: 'string' }, methods: { type: 'string' }, n: { type: 'string' },
+      out: { type: 'string' }, save: { type: 'string' }, help: { type: 'boolean', short: 'h' },
+    },
+  });
+  let config = v.config === undefined ? mergeExample() : parsePipelineConfig(JSON.parse(readFileSync(v.config, 'utf8')));
+  const args: MergeTableArgs = { config, methods: [], n: 16, help: v.help === true };
+  if (args.help) return args;
+  let stages: StageConfig[] = [...config.stages];
+  const replace = (pick: (s: StageConfig) => boolean, flag: string, change: (s: StageConfig) => StageConfig | null) => {
+    const i = stages.findIndex(pick);
+    if (i < 0) throw new Error(`--${flag}: the config has no such stage`);
+    const next = change(stages[i]);
+    stages = next ? stages.map((s, j) => (j === i ? next : s)) : stages.filter((_, j) => j !== i);
+  };
+  const sharedSft = (s: StageConfig) => s.kind === 'sft' && !s.specialists;
+  const specialistSft = (s: StageConfig) => s.kind === 'sft' && s.specialists === true;
+  if (v['shared-sft-steps'] !== undefined) replace(sharedSft, 'shared-sft-steps', (s) => ({ ...s, steps: count('shared-sft-steps', v['shared-sft-steps']!, 1) }) as StageConfig);
+  if (v['specialist-sft-steps'] !== undefined) replace(specialistSft, 'specialist-sft-steps', (s) => ({ ...s, steps: count('specialist-sft-steps', v['specialist-sft-steps']!, 1) }) as StageConfig);
+  if (v['specialist-sft-examples'] !== undefined) {
+    replace(specialistSft, 'specialist-sft-examples', (s) => {
+      if (s.kind !== 'sft' || s.data.source !== 'synthetic') throw new Error('--specialist-sft-examples: the specialist SFT stage reads a file, not synthetic conversations');
+      return { ...s, data: { ...s.data, examples: count('specialist-sft-examples', v['specialist-sft-examples']!, 1) } };
+    });
+  }
+  if (v['grpo-steps'] !== undefined) {
+    const steps = count('grpo-steps', v['grpo-steps'], 0);
+    replace((s) => s.kind === 'grpo' && s.specialists === true, 'grpo-steps', (s) => (steps === 0 ? null : { ...s, steps }) as StageConfig | null);
+  }
+  config = parsePipelineConfig({ ...config, stages, ...(v.seed === undefined ? {} : { seed: count('seed', v.seed, 0) }) });
+  args.config = config;
+  args.methods = v.methods === undefined ? methodsFor(specialistEntries(config).length) : v.methods.split(',').map((m) => m.trim());
+  if (v.n !== undefined) args.n = count('n', v.n, 1);
+  if (v.out !== undefined) args.out = v.out;
+  if (v.save !== undefined) args.save = v.save;
+  return args;
+}

@@ -1,0 +1,60 @@
+// `npm run merge-table -- [options]`: the merge table over trained specialists (src/pipeline/mergeTable.ts)
+// in Node on Dawn's OpenGL ES adapter: rows = the shared model, each specialist, the multi-task model,
+// one merged model per method, the cheap baselines; columns = per task set on the test split: success,
+// mean reward and its components, with n and 95 % intervals. Prints markdown; --out writes JSON;
+// --save writes the shared model and the specialists (one base) as HF folders for npm run merge.
+// Run through the WGSL loader: tsx --import ./scripts/lib/wgslLoader.mjs scripts/merge-table.ts …
+import { existsSync, statSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { acquireDevice, describeContext } from '../src/gpu/device';
+import { nodeGpu } from '../src/gpu/nodeGpu';
+import { GpuRuntime } from '../src/gpu/runtime';
+import { PRESETS } from '../src/model/config';
+import { runMergeTable } from '../src/pipeline/mergeTable';
+import { formatMergeTableMarkdown, mergeTableJson } from '../src/pipeline/mergeTableFormat';
+import { exportFiles } from '../src/storage/export/exportModel';
+import { writeFolder } from '../src/storage/hfFolder';
+import { tokenizerForModel } from '../src/tokenizer';
+import { MERGE_TABLE_USAGE, parseMergeTableArgs } from './lib/mergeTableArgs';
+
+const log = (line: string) => console.log(`[merge-table] ${line}`);
+
+async function main(): Promise<void> {
+  const args = parseMergeTableArgs(process.argv.slice(2));
+  if (args.help) {
+    console.log(MERGE_TABLE_USAGE);
+    return;
+  }
+  if (args.out && !existsSync(dirname(args.out) || '.')) throw new Error(`--out ${args.out}: the folder ${dirname(args.out)} does not exist`);
+  if (args.save && existsSync(args.save) && !statSync(args.save).isDirectory()) throw new Error(`--save ${args.save} is a file; give a folder`);
+  const ctx = await acquireDevice({ gpu: nodeGpu('opengles'), featureLevel: 'compatibility' });
+  const rt = new GpuRuntime(ctx);
+  const adapter = describeContext(ctx);
+  log(`adapter: ${adapter}; preset ${args.config.preset}, seed ${args.config.seed}, n ${args.n}, methods ${args.methods.join(', ')}`);
+  const r = await runMergeTable(rt, { config: args.config, methods: args.methods, n: args.n, log });
+  console.log(formatMergeTableMarkdown(r));
+  if (args.out) {
+    await writeFile(args.out, `${JSON.stringify({ adapter, config: args.config, ...mergeTableJson(r) }, null, 2)}\n`);
+    log(`wrote ${args.out}`);
+  }
+  if (args.save) {
+    const cfg = PRESETS[args.config.preset];
+    const tok = await tokenizerForModel(cfg);
+    const ids = { eosId: tok.imEndId, padId: tok.padId };
+    const save = (name: string, params: Map<string, Float32Array>) => writeFolder(join(args.save!, name), exportFiles({ cfg, params, ids }, 'hf'));
+    await save('base', r.specialists.base);
+    const dirs = r.specialists.models.map((m) => m.label.replace('/', '-'));
+    for (const [j, m] of r.specialists.models.entries()) await save(dirs[j], m.weights);
+    await save('multi-task', r.multiTask);
+    log(`saved base, ${dirs.join(', ')} and multi-task in ${args.save}; merge them: npm run merge -- --method ties --base ${join(args.save, 'base')} --models ${dirs.map((d) => join(args.save!, d)).join(' ')} --out DIR`);
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (e) => {
+    console.error(e instanceof Error ? e.message : e);
+    process.exit(1);
+  },
+);

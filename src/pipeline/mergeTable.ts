@@ -1,0 +1,226 @@
+// The merge table over trained specialists (issue 15 §3, issue 14 §4): from a pipeline config with
+// shared training stages and specialist stages (the page's "All + merge" example), one run of the
+// runner trains the shared model, evaluates it, trains a specialist per task set from it, evaluates
+// each and merges them with the first method (the runner's own merge stage); a second run trains the
+// multi-task model from the same shared model on the whole mix with the specialist stages' steps
+// summed (K specialists × S steps → K·S steps; SFT examples × K); then every other method merges
+// the same specialists (specialists.ts mergeSpecialists, the merge stage's code and seed) and an
+// eval-only run scores each merged model. Every model is scored on the same TEST tasks of every
+// task set (tasks 0 … n−1, the run seed's stream), beside the cheap baselines on those tasks.
+// Success: Wilson 95 % interval; mean reward and each reward component: normal approximation
+// (mean ± 1.96·s/√n, not clipped). Rows carry a digest of the weights that were evaluated.
+import { taskSetName } from '../envs/taskMix';
+import { taskSet } from '../envs/taskSets';
+import { baselineOutcomes } from '../eval/baselines';
+import { wilson, Z95, type Rate } from '../eval/report';
+import type { GpuRuntime } from '../gpu/runtime';
+import { MERGE_METHODS } from '../train/merge/methods';
+import type { Trajectory } from '../train/rl/trajectory';
+import { type EvalStageConfig, type MergeStageConfig, parsePipelineConfig, type PipelineConfig, specialistEntries, type StageConfig } from './config';
+import { mergeSpecialists, mergeStageSeed, type PendingSpecialists } from './specialists';
+import { type PipelineOptions, runPipeline } from './runner';
+
+type Weights = Map<string, Float32Array>;
+
+/** A mean with its 95 % interval (normal approximation) and sample size. */
+export interface MeanInterval {
+  mean: number;
+  lo: number;
+  hi: number;
+  n: number;
+}
+
+/** One model (or baseline) on one task set's test tasks. */
+export interface CellScore {
+  n: number;
+  /** Whole-task success, Wilson 95 % interval. */
+  success: Rate;
+  reward: MeanInterval;
+  components: Record<string, MeanInterval>;
+}
+
+export type MergeTableRowKind = 'base' | 'specialist' | 'multi-task' | 'merge' | 'baseline';
+
+export interface MergeTableRow {
+  /** 'base (shared SFT)', 'specialist function-calling/route4', 'multi-task', 'merge ties', a baseline's label. */
+  label: string;
+  kind: MergeTableRowKind;
+  /** Task set → its score; a baseline has cells only on the task sets it applies to. */
+  cells: Record<string, CellScore>;
+  /** FNV-1a digest of the evaluated weights (absent for baselines). */
+  digest?: string;
+}
+
+export interface MergeTableResult {
+  split: 'test';
+  seed: number;
+  /** Test tasks per task set. */
+  n: number;
+  taskSets: string[];
+  methods: string[];
+  rows: MergeTableRow[];
+  /** Forward-token-equivalents (compute.ts) of the specialist stages, all specialists together, and of the multi-task model's stages. */
+  compute: { specialists: number; multiTask: number };
+  /** Wall seconds: the specialists' run (shared training, specialists, their evals), the multi-task run, the merges and their evals. */
+  seconds: { specialistsRun: number; multiTaskRun: number; merges: number };
+  /** The specialists and their start (the shared model). */
+  specialists: PendingSpecialists;
+  multiTask: Weights;
+  /** Method → merged weights. */
+  merged: Map<string, Weights>;
+}
+
+export interface MergeTableRequest {
+  /** Shared training stages, then specialist stages; its eval and merge stages are ignored (the table evaluates every model itself). */
+  config: PipelineConfig;
+  /** Merge methods, one merged model each (≥ 1). */
+  methods: readonly string[];
+  /** Test tasks per task set. */
+  n: number;
+  log?: (line: string) => void;
+}
+
+const isTraining = (s: StageConfig): s is Extract<StageConfig, { kind: 'sft' | 'grpo' }> => s.kind === 'sft' || s.kind === 'grpo';
+
+/** The methods that can merge `k` specialists (slerp takes exactly two), in MERGE_METHODS order. */
+export const methodsFor = (k: number): string[] => Object.values(MERGE_METHODS).filter((m) => m.minModels <= k && k <= m.maxModels).map((m) => m.name);
+
+/** The three configs: the specialists' run, the multi-task run, and the eval-only run of a merged model; and where the merge stage is. */
+export function mergeTableConfigs(cfg: PipelineConfig, methods: readonly string[], n: number): { specialistsRun: PipelineConfig; multiTaskRun: PipelineConfig; evalRun: PipelineConfig; mergeStage: number; specialistStages: number[] } {
+  if (methods.length === 0) throw new Error('merge table: name at least one merge method');
+  for (const m of methods) if (!(m in MERGE_METHODS)) throw new Error(`merge table: unknown merge method '${m}'; choose from ${Object.keys(MERGE_METHODS).join(', ')}`);
+  if (new Set(methods).size !== methods.length) throw new Error(`merge table: a method is listed twice (${methods.join(', ')})`);
+  const training = cfg.stages.filter(isTraining);
+  const first = training.findIndex((s) => s.specialists);
+  if (first < 0) throw new Error('merge table: the config trains no specialists; tick specialists on an SFT or GRPO stage');
+  const shared = training.slice(0, first);
+  const special = training.slice(first);
+  if (special.some((s) => !s.specialists)) throw new Error('merge table: every training stage after the first specialist stage must train specialists too (the table merges them once, at the end)');
+  const k = specialistEntries(cfg).length;
+  for (const m of methods) if (MERGE_METHODS[m].maxModels < k) throw new Error(`merge table: ${m} merges at most ${MERGE_METHODS[m].maxModels} models; the task mix gives ${k} specialists: leave ${m} out`);
+  const test = (label: string): EvalStageConfig => ({ kind: 'eval', label, split: 'test', n, baselines: false });
+  const given = cfg.stages.find((s): s is MergeStageConfig => s.kind === 'merge' && s.method === methods[0]);
+  const firstMerge: MergeStageConfig = given ?? { kind: 'merge', method: methods[0] };
+  const specialistsStages: StageConfig[] = [...shared, test(BASE_LABEL), ...special, test(SPECIALIST_LABEL), firstMerge];
+  // the multi-task model: the specialist stages once, on the whole mix, with K times the steps (and SFT examples)
+  const multi: StageConfig[] = special.map((s) => {
+    const { specialists: _, ...rest } = s;
+    if (rest.kind === 'sft' && rest.data.source === 'synthetic') return { ...rest, steps: rest.steps * k, data: { ...rest.data, examples: rest.data.examples * k } };
+    return { ...rest, steps: rest.steps * k };
+  });
+  const parse = (stages: StageConfig[]) => parsePipelineConfig({ ...cfg, stages });
+  return {
+    specialistsRun: parse(specialistsStages), multiTaskRun: parse([...multi, test(MULTI_LABEL)]), evalRun: parse([test(MERGED_LABEL)]),
+    mergeStage: specialistsStages.length - 1,
+    specialistStages: special.map((_, j) => shared.length + 1 + j),
+  };
+}
+
+const BASE_LABEL = 'base (shared SFT)';
+const SPECIALIST_LABEL = 'specialist';
+const MULTI_LABEL = 'multi-task';
+const MERGED_LABEL = 'merged';
+
+/** Runs everything and returns the table (rows: base, specialists, multi-task, one merge per method, baselines). */
+export async function runMergeTable(rt: GpuRuntime, req: MergeTableRequest, opts: PipelineOptions = {}): Promise<MergeTableResult> {
+  const log = req.log ?? (() => {});
+  const { config: cfg, methods, n } = req;
+  const plan = mergeTableConfigs(cfg, methods, n);
+  const taskSets = cfg.tasks.map(taskSetName);
+  const episodes = new Map<string, Trajectory[]>(); // "label\ttask set" → evaluated episodes
+  const onEvalEpisodes = (_stage: number, label: string, set: string, trajs: readonly Trajectory[]) => {
+    const key = `${label}\t${set}`;
+    episodes.set(key, [...(episodes.get(key) ?? []), ...trajs]);
+  };
+  const cells = (label: string): Record<string, CellScore> => Object.fromEntries(taskSets.map((set) => [set, cellOf(episodes.get(`${label}\t${set}`) ?? [], n, `${label} on ${set}`)]));
+  const rows: MergeTableRow[] = [];
+
+  let t0 = performance.now();
+  let specialists: PendingSpecialists | null = null;
+  const a = await runPipeline(rt, plan.specialistsRun, { log, onEvalEpisodes, onSpecialists: (_i, p) => { specialists = p; } }, opts);
+  const firstMerged = await a.weights.download();
+  a.weights.destroy();
+  if (!specialists) throw new Error('merge table: the run merged no specialists (internal: its merge stage did not run)');
+  const sp: PendingSpecialists = specialists;
+  const specialistsCompute = plan.specialistStages.reduce((sum, i) => sum + a.compute.stage(i), 0);
+  const specialistsRun = (performance.now() - t0) / 1000;
+  rows.push({ label: BASE_LABEL, kind: 'base', cells: cells(BASE_LABEL), digest: weightsDigest(sp.base) });
+  for (const m of sp.models) rows.push({ label: `specialist ${m.label}`, kind: 'specialist', cells: cells(`${SPECIALIST_LABEL} · specialist ${m.label}`), digest: weightsDigest(m.weights) });
+
+  t0 = performance.now();
+  log(`multi-task model: the specialist stages on the whole mix, ${sp.models.length}× the steps, from the same shared model`);
+  const b = await runPipeline(rt, plan.multiTaskRun, { log, onEvalEpisodes }, { ...opts, initial: sp.base });
+  const multiTask = await b.weights.download();
+  b.weights.destroy();
+  const multiTaskRun = (performance.now() - t0) / 1000;
+  rows.push({ label: MULTI_LABEL, kind: 'multi-task', cells: cells(MULTI_LABEL), digest: weightsDigest(multiTask) });
+
+  t0 = performance.now();
+  const merged = new Map<string, Weights>();
+  for (const method of methods) {
+    const stage: MergeStageConfig = cfg.stages.find((s): s is MergeStageConfig => s.kind === 'merge' && s.method === method) ?? { kind: 'merge', method };
+    const weights = method === methods[0] ? firstMerged : (await mergeSpecialists(plan.mergeStage, stage, sp, mergeStageSeed(cfg.seed, plan.mergeStage))).weights;
+    merged.set(method, weights);
+    log(`merge ${method}: evaluating on ${n} test tasks per task set`);
+    for (const key of [...episodes.keys()]) if (key.startsWith(`${MERGED_LABEL}\t`)) episodes.delete(key);
+    const r = await runPipeline(rt, plan.evalRun, { onEvalEpisodes }, { ...opts, initial: weights });
+    const evaluated = await r.weights.download();
+    r.weights.destroy();
+    rows.push({ label: `merge ${method}`, kind: 'merge', cells: cells(MERGED_LABEL), digest: weightsDigest(evaluated) });
+  }
+  const mergesSeconds = (performance.now() - t0) / 1000;
+
+  // the cheap baselines on the same test tasks (tasks 0 … n−1 of the run seed's stream)
+  const baselineRows = new Map<string, MergeTableRow>();
+  for (const entry of cfg.tasks) {
+    const set = taskSet(entry.family, entry.level);
+    for (const bl of await baselineOutcomes(set, { split: 'test', n, seed: cfg.seed })) {
+      const row = baselineRows.get(bl.label) ?? { label: bl.label, kind: 'baseline' as const, cells: {} };
+      row.cells[taskSetName(entry)] = cellOfValues(bl.outcomes.map((o) => ({ success: o.success, total: o.reward, components: o.components })));
+      baselineRows.set(bl.label, row);
+    }
+  }
+  rows.push(...baselineRows.values());
+  return {
+    split: 'test', seed: cfg.seed, n, taskSets, methods: [...methods], rows,
+    compute: { specialists: specialistsCompute, multiTask: plan.multiTaskRun.stages.reduce((sum, _s, i) => sum + b.compute.stage(i), 0) },
+    seconds: { specialistsRun, multiTaskRun, merges: mergesSeconds },
+    specialists: sp, multiTask, merged,
+  };
+}
+
+function cellOf(trajs: readonly Trajectory[], n: number, what: string): CellScore {
+  if (trajs.length !== n) throw new Error(`merge table: ${what}: ${trajs.length} episodes evaluated, expected ${n}`);
+  return cellOfValues(trajs.map((t) => ({ success: t.success, total: t.reward.total, components: t.reward.components })));
+}
+
+/** Success (Wilson), mean reward and mean of each component (normal approximation) over episodes. */
+export function cellOfValues(eps: readonly { success: boolean; total: number; components: Record<string, number> }[]): CellScore {
+  const names = [...new Set(eps.flatMap((e) => Object.keys(e.components)))].sort();
+  return {
+    n: eps.length,
+    success: wilson(eps.filter((e) => e.success).length, eps.length),
+    reward: normalInterval(eps.map((e) => e.total)),
+    components: Object.fromEntries(names.map((c) => [c, normalInterval(eps.map((e) => e.components[c] ?? 0))])),
+  };
+}
+
+/** Mean ± z·s/√n (sample standard deviation; zero width for n ≤ 1). */
+export function normalInterval(values: readonly number[]): MeanInterval {
+  const n = values.length;
+  const mean = n ? values.reduce((x, y) => x + y, 0) / n : 0;
+  const sd = n > 1 ? Math.sqrt(values.reduce((x, v) => x + (v - mean) ** 2, 0) / (n - 1)) : 0;
+  const half = n > 0 ? (Z95 * sd) / Math.sqrt(n) : 0;
+  return { mean, lo: mean - half, hi: mean + half, n };
+}
+
+/** FNV-1a (32-bit) over the tensor names and their float bits, in name order: "the same weights" at a glance. */
+export function weightsDigest(w: Weights): string {
+  let h = 0x811c9dc5;
+  for (const name of [...w.keys()].sort()) {
+    for (let i = 0; i < name.length; i++) h = Math.imul(h ^ name.charCodeAt(i), 0x01000193);
+    const bits = new Uint32Array(w.get(name)!.buffer, w.get(name)!.byteOffset, w.get(name)!.length);
+    for (let i = 0; i < bits.length; i++) h = Math.imul(h ^ bits[i], 0x01000193);
+  }
+  return (h >>> 0).toString(16).padStart(8, '0');
+}

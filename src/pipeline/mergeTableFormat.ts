@@ -1,0 +1,50 @@
+// The merge table as markdown and as JSON (no weights): one overview (success and mean reward per
+// task set), one detail table per task set (success, reward, every reward component), and the gap
+// of each merged / multi-task / base model to the task set's own specialist.
+import type { CellScore, MeanInterval, MergeTableResult, MergeTableRow } from './mergeTable';
+
+const pct = (x: number) => (100 * x).toFixed(1);
+const num = (x: number) => x.toFixed(3);
+const success = (c: CellScore) => `${pct(c.success.rate)} % [${pct(c.success.lo)}, ${pct(c.success.hi)}]`;
+const mean = (m: MeanInterval) => `${num(m.mean)} [${num(m.lo)}, ${num(m.hi)}]`;
+
+function row(cells: string[]): string {
+  return `| ${cells.join(' | ')} |`;
+}
+
+function table(head: string[], body: string[][]): string {
+  return [row(head), row(head.map(() => '---')), ...body.map(row)].join('\n');
+}
+
+/** The whole report: overview, per-task-set details, gaps to the specialists, compute and settings. */
+export function formatMergeTableMarkdown(r: MergeTableResult): string {
+  const out: string[] = [];
+  out.push(`Test split, n = ${r.n} tasks per task set (the same tasks for every row), seed ${r.seed}. Success: Wilson 95 % interval; reward and components: mean [95 % normal-approximation interval].`);
+  out.push('');
+  out.push(table(
+    ['model', ...r.taskSets.flatMap((s) => [`${s} success`, `${s} reward`])],
+    r.rows.map((x) => [x.label, ...r.taskSets.flatMap((s) => (x.cells[s] ? [success(x.cells[s]), mean(x.cells[s].reward)] : ['–', '–']))]),
+  ));
+  for (const s of r.taskSets) {
+    const comps = [...new Set(r.rows.flatMap((x) => Object.keys(x.cells[s]?.components ?? {})))].sort();
+    out.push('', `**${s}** (n = ${r.n})`, '');
+    out.push(table(
+      ['model', 'success', 'reward', ...comps],
+      r.rows.filter((x) => x.cells[s]).map((x) => [x.label, success(x.cells[s]), mean(x.cells[s].reward), ...comps.map((c) => (x.cells[s].components[c] ? mean(x.cells[s].components[c]) : '–'))]),
+    ));
+  }
+  out.push('', 'Mean reward minus the own specialist\'s on each task set (negative: the specialist scores higher on its own task set):', '');
+  const own = (s: string) => r.rows.find((x) => x.kind === 'specialist' && x.label === `specialist ${s}`);
+  const gapRows = r.rows.filter((x) => x.kind === 'merge' || x.kind === 'multi-task' || x.kind === 'base');
+  out.push(table(['model', ...r.taskSets], gapRows.map((x) => [x.label, ...r.taskSets.map((s) => {
+    const o = own(s);
+    return o ? (x.cells[s].reward.mean - o.cells[s].reward.mean).toFixed(3) : '–';
+  })])));
+  out.push('', `Compute (forward-token-equivalents): specialists ${(r.compute.specialists / 1e6).toFixed(2)} M in total, multi-task ${(r.compute.multiTask / 1e6).toFixed(2)} M. Wall: specialists' run ${r.seconds.specialistsRun.toFixed(0)} s, multi-task run ${r.seconds.multiTaskRun.toFixed(0)} s, merges + their evals ${r.seconds.merges.toFixed(0)} s.`);
+  return out.join('\n');
+}
+
+/** What --out writes: the table without the weights (digests instead). */
+export function mergeTableJson(r: MergeTableResult): { split: string; seed: number; n: number; taskSets: string[]; methods: string[]; rows: MergeTableRow[]; compute: MergeTableResult['compute']; seconds: MergeTableResult['seconds']; specialists: string[] } {
+  return { split: r.split, seed: r.seed, n: r.n, taskSets: r.taskSets, methods: r.methods, rows: r.rows, compute: r.compute, seconds: r.seconds, specialists: r.specialists.models.map((m) => m.label) };
+}
