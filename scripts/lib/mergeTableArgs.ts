@@ -39,14 +39,20 @@ function count(flag: string, v: string, min: number): number {
 }
 
 export function parseMergeTableArgs(argv: readonly string[]): MergeTableArgs {
-  const { values: v } = parseArgs({
-    args: [...argv], strict: true, allowPositionals: false,
+  const { values: v, tokens } = parseArgs({
+    args: [...argv], strict: true, allowPositionals: false, tokens: true,
     options: {
       config: { type: 'string' }, seed: { type: 'string' }, 'shared-sft-steps': { type: 'string' }, 'specialist-sft-steps': { type: 'string' },
       'specialist-sft-examples': { type: 'string' }, 'grpo-steps': { type: 'string' }, methods: { type: 'string' }, n: { type: 'string' },
       out: { type: 'string' }, save: { type: 'string' }, help: { type: 'boolean', short: 'h' },
     },
   });
+  const seen = new Set<string>();
+  for (const t of tokens ?? []) {
+    if (t.kind !== 'option') continue;
+    if (seen.has(t.name)) throw new Error(`--${t.name} is given twice; give it once`);
+    seen.add(t.name);
+  }
   let config = v.config === undefined ? mergeExample() : parsePipelineConfig(JSON.parse(readFileSync(v.config, 'utf8')));
   const args: MergeTableArgs = { config, methods: [], n: 16, help: v.help === true };
   if (args.help) return args;

@@ -50,7 +50,7 @@ describe('merge table', () => {
       const merged = r.merged.get(method)!;
       const expected = new Map([...base.keys()].map((name) => [name, m.merge({ name, base: base.get(name)!, models: specialists.map((s) => s.weights.get(name)!) }, options)]));
       for (const [name, v] of expected) expect(merged.get(name), `${method} ${name}`).toEqual(v);
-      expect(r.rows.find((x) => x.label === `merge ${method}`)!.digest).toBe(weightsDigest(expected));
+      expect(r.rows.find((x) => x.label === `merge ${method}`)).toMatchObject({ digest: weightsDigest(expected), mergeOptions: options });
     }
     const digests = models.map((x) => x.digest);
     expect(new Set(digests).size).toBe(digests.length); // six different models: every specialist moved, no merge returned an input
@@ -60,7 +60,7 @@ describe('merge table', () => {
     expect(r.compute.multiTask / r.compute.specialists).toBeLessThan(1.25);
 
     const md = formatMergeTableMarkdown(r);
-    expect(md).toContain('| model | function-calling/route4 success | function-calling/route4 reward | function-calling/route8 success | function-calling/route8 reward |');
+    expect(md).toContain('| model | function-calling/route4 whole-task success | function-calling/route4 reward | function-calling/route8 whole-task success | function-calling/route8 reward |');
     expect(md).toContain('| merge linear |');
 
     // same seed → same table

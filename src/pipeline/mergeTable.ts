@@ -14,7 +14,7 @@ import { taskSet } from '../envs/taskSets';
 import { baselineOutcomes } from '../eval/baselines';
 import { wilson, Z95, type Rate } from '../eval/report';
 import type { GpuRuntime } from '../gpu/runtime';
-import { MERGE_METHODS } from '../train/merge/methods';
+import { MERGE_METHODS, type MergeOptions } from '../train/merge/methods';
 import type { Trajectory } from '../train/rl/trajectory';
 import { type EvalStageConfig, type MergeStageConfig, parsePipelineConfig, type PipelineConfig, specialistEntries, type StageConfig } from './config';
 import { mergeSpecialists, mergeStageSeed, type PendingSpecialists } from './specialists';
@@ -49,6 +49,8 @@ export interface MergeTableRow {
   cells: Record<string, CellScore>;
   /** FNV-1a digest of the evaluated weights (absent for baselines). */
   digest?: string;
+  /** A merged row's merge options (weights, density, λ, t, seed, ε). */
+  mergeOptions?: MergeOptions;
 }
 
 export interface MergeTableResult {
@@ -159,14 +161,16 @@ export async function runMergeTable(rt: GpuRuntime, req: MergeTableRequest, opts
   const merged = new Map<string, Weights>();
   for (const method of methods) {
     const stage: MergeStageConfig = cfg.stages.find((s): s is MergeStageConfig => s.kind === 'merge' && s.method === method) ?? { kind: 'merge', method };
-    const weights = method === methods[0] ? firstMerged : (await mergeSpecialists(plan.mergeStage, stage, sp, mergeStageSeed(cfg.seed, plan.mergeStage))).weights;
+    // the first method is the specialists' run's own merge stage; the others the same code on the same specialists
+    const { weights: mergedWeights, record } = method === methods[0] ? { weights: firstMerged, record: a.merges[0] } : await mergeSpecialists(plan.mergeStage, stage, sp, mergeStageSeed(cfg.seed, plan.mergeStage));
+    const weights = mergedWeights;
     merged.set(method, weights);
     log(`merge ${method}: evaluating on ${n} test tasks per task set`);
     for (const key of [...episodes.keys()]) if (key.startsWith(`${MERGED_LABEL}\t`)) episodes.delete(key);
     const r = await runPipeline(rt, plan.evalRun, { onEvalEpisodes }, { ...opts, initial: weights });
     const evaluated = await r.weights.download();
     r.weights.destroy();
-    rows.push({ label: `merge ${method}`, kind: 'merge', cells: cells(MERGED_LABEL), digest: weightsDigest(evaluated) });
+    rows.push({ label: `merge ${method}`, kind: 'merge', cells: cells(MERGED_LABEL), digest: weightsDigest(evaluated), mergeOptions: record.options });
   }
   const mergesSeconds = (performance.now() - t0) / 1000;
 

@@ -22,14 +22,14 @@ export function formatMergeTableMarkdown(r: MergeTableResult): string {
   out.push(`Test split, n = ${r.n} tasks per task set (the same tasks for every row), seed ${r.seed}. Success: Wilson 95 % interval; reward and components: mean [95 % normal-approximation interval].`);
   out.push('');
   out.push(table(
-    ['model', ...r.taskSets.flatMap((s) => [`${s} success`, `${s} reward`])],
+    ['model', ...r.taskSets.flatMap((s) => [`${s} whole-task success`, `${s} reward`])],
     r.rows.map((x) => [x.label, ...r.taskSets.flatMap((s) => (x.cells[s] ? [success(x.cells[s]), mean(x.cells[s].reward)] : ['–', '–']))]),
   ));
   for (const s of r.taskSets) {
     const comps = [...new Set(r.rows.flatMap((x) => Object.keys(x.cells[s]?.components ?? {})))].sort();
     out.push('', `**${s}** (n = ${r.n})`, '');
     out.push(table(
-      ['model', 'success', 'reward', ...comps],
+      ['model', 'whole-task success', 'reward', ...comps.map((c) => `${c} (component)`)],
       r.rows.filter((x) => x.cells[s]).map((x) => [x.label, success(x.cells[s]), mean(x.cells[s].reward), ...comps.map((c) => (x.cells[s].components[c] ? mean(x.cells[s].components[c]) : '–'))]),
     ));
   }
@@ -40,6 +40,11 @@ export function formatMergeTableMarkdown(r: MergeTableResult): string {
     const o = own(s);
     return o ? (x.cells[s].reward.mean - o.cells[s].reward.mean).toFixed(3) : '–';
   })])));
+  const opts = r.rows.filter((x) => x.mergeOptions).map((x) => {
+    const o = x.mergeOptions!;
+    return `${x.label.replace(/^merge /, '')} (weights ${o.weights.join(', ')}, density ${o.density}, λ ${o.lambda}${x.label.includes('dare') ? `, seed ${o.seed}` : ''}${x.label.includes('ram') ? `, ε ${o.epsilon}` : ''})`;
+  });
+  if (opts.length) out.push('', `Merge options: ${opts.join('; ')}.`);
   out.push('', `Compute (forward-token-equivalents): specialists ${(r.compute.specialists / 1e6).toFixed(2)} M in total, multi-task ${(r.compute.multiTask / 1e6).toFixed(2)} M. Wall: specialists' run ${r.seconds.specialistsRun.toFixed(0)} s, multi-task run ${r.seconds.multiTaskRun.toFixed(0)} s, merges + their evals ${r.seconds.merges.toFixed(0)} s.`);
   return out.join('\n');
 }
