@@ -11,7 +11,7 @@ import { acquireDevice, describeContext } from '../src/gpu/device';
 import { nodeGpu } from '../src/gpu/nodeGpu';
 import { GpuRuntime } from '../src/gpu/runtime';
 import { PRESETS } from '../src/model/config';
-import { runMergeTable } from '../src/pipeline/mergeTable';
+import { type MergeTableRow, runMergeTable } from '../src/pipeline/mergeTable';
 import { formatMergeTableMarkdown, mergeTableJson } from '../src/pipeline/mergeTableFormat';
 import { exportFiles } from '../src/storage/export/exportModel';
 import { writeFolder } from '../src/storage/hfFolder';
@@ -32,7 +32,8 @@ async function main(): Promise<void> {
   const rt = new GpuRuntime(ctx);
   const adapter = describeContext(ctx);
   log(`adapter: ${adapter}; preset ${args.config.preset}, seed ${args.config.seed}, n ${args.n}, methods ${args.methods.join(', ')}`);
-  const r = await runMergeTable(rt, { config: args.config, methods: args.methods, n: args.n, log });
+  const onRow = (row: MergeTableRow) => log(`row ${row.label}: ${Object.entries(row.cells).map(([set, c]) => `${set} success ${c.success.successes}/${c.n}, reward ${c.reward.mean.toFixed(3)} [${c.reward.lo.toFixed(3)}, ${c.reward.hi.toFixed(3)}] (${Object.entries(c.components).map(([k, m]) => `${k} ${m.mean.toFixed(3)}`).join(', ')})`).join('; ')}`);
+  const r = await runMergeTable(rt, { config: args.config, methods: args.methods, n: args.n, log, onRow });
   console.log(formatMergeTableMarkdown(r));
   if (args.out) {
     await writeFile(args.out, `${JSON.stringify({ adapter, config: args.config, ...mergeTableJson(r) }, null, 2)}\n`);

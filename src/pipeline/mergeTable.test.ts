@@ -24,9 +24,11 @@ const SETS = ['function-calling/route4', 'function-calling/route8'];
 describe('merge table', () => {
   it('rows: base, each specialist, multi-task, one per merge method, baselines; a merged row is the method applied to the specialists', async () => {
     const rt = await testRuntime('opengles');
-    const run = () => runMergeTable(rt, { config, methods: ['ties', 'linear'], n: 2 }, { model: MICRO_MODEL, initial: initialWeights(MICRO_MODEL, 3) });
+    const seen: string[] = [];
+    const run = () => runMergeTable(rt, { config, methods: ['ties', 'linear'], n: 2, onRow: (x) => void seen.push(x.label) }, { model: MICRO_MODEL, initial: initialWeights(MICRO_MODEL, 3) });
     const r = await run();
     const models = r.rows.filter((x) => x.kind !== 'baseline');
+    expect(seen).toEqual(models.map((x) => x.label)); // each model row reported as soon as it is scored
     expect(models.map((x) => x.label)).toEqual(['base (shared SFT)', 'specialist function-calling/route4', 'specialist function-calling/route8', 'multi-task', 'merge ties', 'merge linear']);
     expect(r.rows.filter((x) => x.kind === 'baseline').length).toBeGreaterThan(0);
     for (const x of models) {

@@ -80,6 +80,8 @@ export interface MergeTableRequest {
   /** Test tasks per task set. */
   n: number;
   log?: (line: string) => void;
+  /** Each model row as soon as it is scored (a long run's figures survive a stop). */
+  onRow?: (row: MergeTableRow) => void;
 }
 
 const isTraining = (s: StageConfig): s is Extract<StageConfig, { kind: 'sft' | 'grpo' }> => s.kind === 'sft' || s.kind === 'grpo';
@@ -136,6 +138,10 @@ export async function runMergeTable(rt: GpuRuntime, req: MergeTableRequest, opts
   };
   const cells = (label: string): Record<string, CellScore> => Object.fromEntries(taskSets.map((set) => [set, cellOf(episodes.get(`${label}\t${set}`) ?? [], n, `${label} on ${set}`)]));
   const rows: MergeTableRow[] = [];
+  const add = (row: MergeTableRow) => {
+    rows.push(row);
+    req.onRow?.(row);
+  };
 
   let t0 = performance.now();
   let specialists: PendingSpecialists | null = null;
@@ -146,8 +152,8 @@ export async function runMergeTable(rt: GpuRuntime, req: MergeTableRequest, opts
   const sp: PendingSpecialists = specialists;
   const specialistsCompute = plan.specialistStages.reduce((sum, i) => sum + a.compute.stage(i), 0);
   const specialistsRun = (performance.now() - t0) / 1000;
-  rows.push({ label: BASE_LABEL, kind: 'base', cells: cells(BASE_LABEL), digest: weightsDigest(sp.base) });
-  for (const m of sp.models) rows.push({ label: `specialist ${m.label}`, kind: 'specialist', cells: cells(`${SPECIALIST_LABEL} · specialist ${m.label}`), digest: weightsDigest(m.weights) });
+  add({ label: BASE_LABEL, kind: 'base', cells: cells(BASE_LABEL), digest: weightsDigest(sp.base) });
+  for (const m of sp.models) add({ label: `specialist ${m.label}`, kind: 'specialist', cells: cells(`${SPECIALIST_LABEL} · specialist ${m.label}`), digest: weightsDigest(m.weights) });
 
   t0 = performance.now();
   log(`multi-task model: the specialist stages on the whole mix, ${sp.models.length}× the steps, from the same shared model`);
@@ -155,7 +161,7 @@ export async function runMergeTable(rt: GpuRuntime, req: MergeTableRequest, opts
   const multiTask = await b.weights.download();
   b.weights.destroy();
   const multiTaskRun = (performance.now() - t0) / 1000;
-  rows.push({ label: MULTI_LABEL, kind: 'multi-task', cells: cells(MULTI_LABEL), digest: weightsDigest(multiTask) });
+  add({ label: MULTI_LABEL, kind: 'multi-task', cells: cells(MULTI_LABEL), digest: weightsDigest(multiTask) });
 
   t0 = performance.now();
   const merged = new Map<string, Weights>();
@@ -170,7 +176,7 @@ export async function runMergeTable(rt: GpuRuntime, req: MergeTableRequest, opts
     const r = await runPipeline(rt, plan.evalRun, { onEvalEpisodes }, { ...opts, initial: weights });
     const evaluated = await r.weights.download();
     r.weights.destroy();
-    rows.push({ label: `merge ${method}`, kind: 'merge', cells: cells(MERGED_LABEL), digest: weightsDigest(evaluated), mergeOptions: record.options });
+    add({ label: `merge ${method}`, kind: 'merge', cells: cells(MERGED_LABEL), digest: weightsDigest(evaluated), mergeOptions: record.options });
   }
   const mergesSeconds = (performance.now() - t0) / 1000;
 
