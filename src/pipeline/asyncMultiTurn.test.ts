@@ -182,6 +182,9 @@ describe('async GRPO on multi-turn episodes through the pipeline (llvmpipe)', ()
       expect(r.stalenessHistogram.length).toBeLessThanOrEqual(2);
     }
     expect(a.history.some((r) => r.metrics['staleness/max'] === 1)).toBe(true);
+    // One actor, k = 1: slot s starts once step s − 1 is done, with the newest weights then; slot 1
+    // starts while step 1 trains, so slots 0, 1, 2 are sampled by versions 0, 0, 1.
+    expect(a.trajs.map((t) => t.policyVersion)).toEqual([0, 0, 1].flatMap((v) => Array<number>(8).fill(v)));
 
     // Behaviour log-probs: those of the version each trajectory names, not of the next one.
     const versions = [...new Set(a.trajs.map((t) => t.policyVersion))].sort();
