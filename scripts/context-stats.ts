@@ -8,6 +8,7 @@
 // (src/pipeline/rolloutStats.ts). A Node run beside the token counts rather than a `npm run bench`
 // row: bench measures kernels in Chromium; this is the learn runs' own adapter and code path.
 import { writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { parseRolloutArgs } from './lib/rolloutArgs';
 import { contextRows, episodeTokens, formatBudgetRow, formatContextTable, type ContextRow } from '../src/data/contextStats';
@@ -125,7 +126,9 @@ async function rolloutTable(values: { seed?: string; tasks?: string; group?: str
   console.log(`adapter: ${adapter}`);
   const rows = await measureRollouts(new GpuRuntime(ctx), options, (line) => console.log(`  ${line}`));
   console.log(`\nSampled rollouts of an untrained ${options.preset} model (seed ${options.seed}, temperature 1, train tasks, ${options.tasks} tasks × ${options.group} samples per level, one batch each; limits = TASK_SET_CONTEXT):\n`);
-  console.log(formatRolloutTable(rows, 'llvmpipe (Node)'));
+  // the GL ES adapter names only its driver (on a machine without a GPU, Mesa's is llvmpipe)
+  console.log(formatRolloutTable(rows, `Node Dawn ${ctx.featureLevel}, ${ctx.adapterInfo.description.replace(/^OpenGL version /, '') || describeContext(ctx)}`));
+  console.log(`\n1-minute load average ${loadavg()[0].toFixed(1)} on ${cpus().length} CPUs at the end (rates are wall-clock: a loaded machine lowers them)`);
   if (values.json) writeFileSync(values.json, JSON.stringify({ ...options, adapter, rows }, null, 1));
   console.log(`\n(${((Date.now() - started) / 1000).toFixed(0)} s)`);
 }

@@ -56,8 +56,9 @@ You are a customer service agent of an online retail store. You help one user pe
 
 /**
  * The multi-step level: authenticate, read the order (and the product, for an exchange), confirm one
- * return or exchange, act, report. Every sentence is one of SERVICE_POLICY's or WRITE_POLICY's (the
- * trimmed vocabulary is unchanged); the payment method is always the order's original one (levels.ts).
+ * return or exchange, act, report. Its sentences are SERVICE_POLICY's and WRITE_POLICY's, two of them
+ * with another list of tool names or details (no new words for the trimmed vocabulary); the payment
+ * method is always the order's original one (levels.ts).
  */
 export const MULTI_STEP_POLICY = `# Retail customer service policy
 
