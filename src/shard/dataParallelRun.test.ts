@@ -36,14 +36,14 @@ async function until(what: string, ok: () => boolean, ms = 60_000): Promise<void
 const rel = (a: number, b: number) => Math.abs(a - b) / Math.max(Math.abs(b), 1e-12);
 
 /** Tabs on one hub and one lock manager; the first one started holds the lock (rank 0). */
-function tabs(links: SwarmLink[], store = new MemoryBackend()) {
+function tabs(links: SwarmLink[], silenceMs: number, store = new MemoryBackend()) {
   const hub = new MemoryHub();
   const locks = new MemoryLocks();
   return {
     hub, store,
     sessions: links.map((link, i) => new SwarmSession({
       link, transport: hub.join(`tab-${i}`), locks, runtime: () => testRuntime('opengles'), store: async () => store,
-      heartbeatMs: 50, silenceMs: 1500, collectiveTimeoutMs: 30_000,
+      heartbeatMs: 50, silenceMs, collectiveTimeoutMs: 30_000,
     })),
   };
 }
@@ -62,12 +62,12 @@ describe('data parallel across tabs (SwarmSession)', () => {
 
   it('two tabs = one tab (SFT losses ≤ 1e-5 relative, same weights, same GRPO rollouts); a tab with another seed is refused', async () => {
     const cfg = config(4, 3, 2);
-    const one = tabs([{ v: 1, run: 'run-dp-one', secret: 'secret-dp-test-0001', config: cfg, model: MICRO_MODEL, dp: { world: 1 } }]);
+    const one = tabs([{ v: 1, run: 'run-dp-one', secret: 'secret-dp-test-0001', config: cfg, model: MICRO_MODEL, dp: { world: 1 } }], 10_000);
     await one.sessions[0].start();
     await until('one tab finished', () => ['done', 'failed'].includes(one.sessions[0].view().state), 120_000);
     expect(one.sessions[0].view().error).toBeNull();
     const link: SwarmLink = { v: 1, run: 'run-dp-two', secret: 'secret-dp-test-0002', config: cfg, model: MICRO_MODEL, dp: { world: 2 } };
-    const two = tabs([link, { ...link, config: config(5, 3, 2) }, link]);
+    const two = tabs([link, { ...link, config: config(5, 3, 2) }, link], 10_000); // nobody leaves: a wide window
     const [r0, other, r1] = two.sessions;
     await r0.start();
     await until('rank 0 waits', () => r0.view().role === 'leader');
@@ -97,7 +97,7 @@ describe('data parallel across tabs (SwarmSession)', () => {
 
   it('a rank that leaves mid-run stops the other with its name; rank 0 keeps its checkpoints', async () => {
     const link: SwarmLink = { v: 1, run: 'run-dp-leave', secret: 'secret-dp-test-0003', config: config(4, 400, 0), model: MICRO_MODEL, dp: { world: 2 } };
-    const { hub, store, sessions: [r0, r1] } = tabs([link, link]);
+    const { hub, store, sessions: [r0, r1] } = tabs([link, link], 1500);
     await r0.start();
     await r1.start();
     await until('3 steps', () => r0.sftLosses.length >= 3, 120_000);

@@ -84,6 +84,10 @@ export class DataParallelRun {
   private started: DataParallelStart | null = null;
   private coordinating = false;
   private readonly agreed: string[] = [];
+  /** Coordinator: tabs refused once (not answered again, so their first reason stays what they show). */
+  private readonly refusedIds = new Set<string>();
+  /** Member: the coordinator refused this tab; it stops answering calls. */
+  private refused = false;
   private readonly startListeners: ((s: DataParallelStart) => void)[] = [];
   private wakeCoordinator: () => void = () => {};
 
@@ -91,7 +95,10 @@ export class DataParallelRun {
     this.digest = runDigest(o.cfg, o.model, o.world);
     const { node } = o;
     node.on('dpCall', (from) => {
-      if (!this.started && !this.coordinating) void node.say(from, { h: { t: 'dpJoin', digest: this.digest } });
+      if (!this.started && !this.coordinating && !this.refused) void node.say(from, { h: { t: 'dpJoin', digest: this.digest } });
+    });
+    node.onRefused(() => {
+      this.refused = true;
     });
     node.on('dpJoin', (from, m) => void this.onJoin(from, m.h));
     node.on('dpStart', (from, m) => this.onStart(from, m.h));
@@ -116,7 +123,9 @@ export class DataParallelRun {
 
   private async onJoin(from: string, h: HeaderOf<'dpJoin'>): Promise<void> {
     if (!this.coordinating) return;
+    if (this.refusedIds.has(from)) return;
     const refuse = async (reason: string) => {
+      this.refusedIds.add(from);
       this.o.note(`refused ${from}: ${reason}`);
       await this.o.node.say(from, { h: { t: 'refused', reason: reason.slice(0, 500) } }).catch(() => {});
     };
