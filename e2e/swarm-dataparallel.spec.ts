@@ -2,28 +2,31 @@
 // API): two tabs at global batch B give the SFT losses of one tab at batch B (≤ 1e-5 relative) on
 // every step and the same final weights (bit-identical on both ranks, ≤ 1e-4 from the one tab); a tab
 // whose link names another seed is refused with the difference named. Then a rank closes mid-run:
-// the other stops within seconds, naming it, with rank 0's checkpoints intact, and trains no further.
+// the other stops at once (the closing tab says bye), naming it, with rank 0's checkpoints intact, and
+// trains no further.
 // Micro model (1 layer, hidden 32).
 import { type BrowserContext, expect, type Page, test } from '@playwright/test';
 import { readSwarmLink, swarmHash } from '../src/shard/link';
 import { MICRO_MODEL, swarmSftConfig } from './swarmFixtures';
 
-/** heartbeat, silence window, chunk deadline, collective timeout (ms): the query string's test knob (swarmHooks.ts). */
-const TIMING = [250, 2000, 600_000, 60_000] as const;
-const QUERY = (level: string) => `?adapter=${level}&swarmTiming=${TIMING.join(',')}`;
+/** heartbeat, silence window, chunk deadline, collective timeout (ms): the swarm's timing (swarmHooks.ts); a wide silence window where nobody leaves. */
+const CALM = [250, 8000, 600_000, 60_000] as const;
+const LEAVING = [250, 2000, 600_000, 60_000] as const;
+type Timing = typeof CALM | typeof LEAVING;
+const QUERY = (level: string, t: Timing) => `?adapter=${level}&swarmTiming=${t.join(',')}`;
 
 const view = (p: Page) => p.evaluate(() => window.tabforgeSwarm.view()!);
 const rel = (a: number, b: number) => Math.abs(a - b) / Math.max(Math.abs(b), 1e-12);
 
-async function open(context: BrowserContext, level: string, hash = ''): Promise<Page> {
+async function open(context: BrowserContext, level: string, t: Timing, hash = ''): Promise<Page> {
   const p = await context.newPage();
-  await p.goto(`/${QUERY(level)}${hash}`);
+  await p.goto(`/${QUERY(level, t)}${hash}`);
   await p.waitForFunction(() => window.tabforgeSwarm !== undefined);
   return p;
 }
 
-async function start(p: Page, config: unknown, world: number): Promise<string> {
-  return p.evaluate(([c, m, w, t]) => window.tabforgeSwarm.start({ config: c as never, model: m as never, dp: { world: w }, timing: { heartbeatMs: t[0], silenceMs: t[1], chunkDeadlineMs: t[2], collectiveTimeoutMs: t[3] } }), [config, MICRO_MODEL, world, TIMING] as const);
+async function start(p: Page, config: unknown, world: number, timing: Timing): Promise<string> {
+  return p.evaluate(([c, m, w, t]) => window.tabforgeSwarm.start({ config: c as never, model: m as never, dp: { world: w }, timing: { heartbeatMs: t[0], silenceMs: t[1], chunkDeadlineMs: t[2], collectiveTimeoutMs: t[3] } }), [config, MICRO_MODEL, world, timing] as const);
 }
 
 const ended = (p: Page, ms = 120_000) => p.waitForFunction(() => ['done', 'failed', 'refused'].includes(window.tabforgeSwarm.view()!.state), undefined, { timeout: ms });
@@ -46,16 +49,16 @@ test('data parallel: two tabs give one tab\'s SFT losses and weights; a tab with
   await withConsole(context, info, async () => {
     const STEPS = 8;
     const config = swarmSftConfig(3, STEPS);
-    const one = await open(context, level);
-    await start(one, config, 1); // the plain pipeline in one tab (no gradient shard)
-    const r0 = await open(context, level);
-    const url = await start(r0, config, 2);
+    const one = await open(context, level, CALM);
+    await start(one, config, 1, CALM); // the plain pipeline in one tab (no gradient shard)
+    const r0 = await open(context, level, CALM);
+    const url = await start(r0, config, 2, CALM);
     const hash = new URL(url).hash;
     // the same run and secret with another seed: refused, naming it
     const read = readSwarmLink(hash);
     if (read.kind !== 'ok') throw new Error('the page wrote an unreadable link');
-    const other = await open(context, level, swarmHash({ ...read.link, config: { ...read.link.config, seed: 4 } }));
-    const r1 = await open(context, level, hash);
+    const other = await open(context, level, CALM, swarmHash({ ...read.link, config: { ...read.link.config, seed: 4 } }));
+    const r1 = await open(context, level, CALM, hash);
     for (const p of [one, r0, r1, other]) await ended(p);
     const vo = await view(other);
     expect(vo.state).toBe('refused');
@@ -83,9 +86,9 @@ test('data parallel: two tabs give one tab\'s SFT losses and weights; a tab with
 test('data parallel: a rank that closes mid-run stops the other with its name; rank 0 keeps its checkpoints', async ({ context }, info) => {
   const level = info.project.metadata.featureLevel as string;
   await withConsole(context, info, async () => {
-    const r0 = await open(context, level);
-    const url = await start(r0, swarmSftConfig(5, 2000), 2);
-    const r1 = await open(context, level, new URL(url).hash);
+    const r0 = await open(context, level, LEAVING);
+    const url = await start(r0, swarmSftConfig(5, 2000), 2, LEAVING);
+    const r1 = await open(context, level, LEAVING, new URL(url).hash);
     await r0.waitForFunction(() => window.tabforgeSwarm.result()!.sftLosses.length >= 3, undefined, { timeout: 60_000 });
     const r1Id = (await view(r1)).selfId;
     const t0 = Date.now();
@@ -94,13 +97,13 @@ test('data parallel: a rank that closes mid-run stops the other with its name; r
     const stoppedAfter = Date.now() - t0;
     const v = await view(r0);
     expect(v.state).toBe('failed');
-    expect(v.error).toContain(`rank 1 (${r1Id}) left (silent`);
+    expect(v.error).toContain(`rank 1 (${r1Id}) left (said bye: its tab closed)`); // pagehide: no silence window to wait out
     expect(v.error).toContain('the data-parallel run cannot go on without it');
     expect(v.notes.join('\n')).toMatch(/rank 0's checkpoints are intact: \S+/);
     await expect(r0.getByTestId('swarm-error')).toContainText(`rank 1 (${r1Id}) left`);
     const steps = (await r0.evaluate(() => window.tabforgeSwarm.result()!)).sftLosses.length;
     await r0.waitForTimeout(500);
     expect((await r0.evaluate(() => window.tabforgeSwarm.result()!)).sftLosses.length).toBe(steps); // it does not go on alone
-    console.log(`rank 0 stopped ${stoppedAfter} ms after rank 1 closed (silence window ${TIMING[1]} ms), after ${steps} steps`);
+    console.log(`rank 0 stopped ${stoppedAfter} ms after rank 1 closed (silence window ${LEAVING[1]} ms), after ${steps} steps`);
   });
 });

@@ -79,6 +79,12 @@ export async function startBrowserSwarm(linkIn: SwarmLink | { config: PipelineCo
     visible, lifecycle: () => lifecycle.now(), log, ...o.timing,
   });
   announce = (now) => session.lifecycleChanged(now);
+  // A closing tab turns hidden first (hidden tabs are kept 70 s without a heartbeat): it says bye as it
+  // unloads, so the others know at once (a data-parallel rank stops, a rollout chunk is re-assigned).
+  // The post goes out synchronously, before the page is gone; a page kept in the back-forward cache stays.
+  addEventListener('pagehide', (e) => {
+    if (!(e as PageTransitionEvent).persisted) void session.node.stop('its tab closed');
+  });
   await session.start();
   if (overMachines && link.leader !== transport.selfId) {
     const t = transport as Libp2pTransport;
