@@ -130,9 +130,9 @@ export class DataParallelRun {
       await this.o.node.say(from, { h: { t: 'refused', reason: reason.slice(0, 500) } }).catch(() => {});
     };
     if (this.agreed.includes(from)) return;
-    if (this.started) return refuse(`this data-parallel run already trains with its ${this.o.world} tabs; start a new run to use this tab`);
     const diff = digestDifference(this.digest, h.digest, 'rank 0\'s run', 'this tab\'s link');
     if (diff) return refuse(`this tab would train a different run than rank 0 (${this.o.node.selfId}): ${diff}. Open the run's own "join this run" link`);
+    if (this.started) return refuse(`this data-parallel run already trains with its ${this.o.world} tabs; start a new run to use this tab`);
     this.agreed.push(from);
     this.o.note(`${from} agreed on the run (${this.agreed.length + 1} of ${this.o.world} tabs)`);
     this.wakeCoordinator();
