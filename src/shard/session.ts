@@ -329,6 +329,10 @@ export class SwarmSession {
    */
   private async coordinateDataParallel(): Promise<void> {
     if (this.dp!.joined || this.state === 'done' || this.state === 'failed' || this.state === 'refused') return; // a rank already (the lock came when rank 0 left), or over
+    if (this.o.finished?.get()) {
+      this.state = 'done';
+      return this.note('this data-parallel run has finished already: start a new run from the Swarm panel');
+    }
     this.role = 'leader';
     this.leaderId = this.node.selfId;
     try {
