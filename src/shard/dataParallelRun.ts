@@ -177,3 +177,16 @@ export class DataParallelRun {
     return this.started!;
   }
 }
+
+/** SHA-256 of weights in parameter-table order, and the values themselves when small. */
+export async function weightsFingerprint(values: Map<string, Float32Array>): Promise<{ sha256: string; values: Float32Array | null }> {
+  const total = [...values.values()].reduce((a, v) => a + v.length, 0);
+  const all = new Float32Array(total);
+  let at = 0;
+  for (const v of values.values()) {
+    all.set(v, at);
+    at += v.length;
+  }
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', all));
+  return { sha256: [...digest].map((b) => b.toString(16).padStart(2, '0')).join(''), values: total <= 4_000_000 ? all : null };
+}

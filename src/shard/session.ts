@@ -25,7 +25,7 @@ import { type MemberInfo, type MemberStatus, SwarmNode } from './swarmNode';
 import { swarmPool } from './swarmPool';
 import type { Lifecycle } from './protocol';
 import type { SwarmTransport } from './transport';
-import { DataParallelRun, dataParallelProblem, type DataParallelStart } from './dataParallelRun';
+import { DataParallelRun, dataParallelProblem, type DataParallelStart, weightsFingerprint } from './dataParallelRun';
 import { gradientShard } from './dataParallel';
 
 /** The part of the Web Locks API the election needs (navigator.locks; a memory version in Node tests). */
@@ -86,19 +86,6 @@ export interface SwarmView {
   error: string | null;
   /** Data-parallel runs: the world size from the link, and once started this tab's rank and the rank order. */
   dp: { world: number; rank: number | null; ranks: string[] } | null;
-}
-
-/** SHA-256 of weights in parameter-table order, and the values themselves when small. */
-async function weightsFingerprint(values: Map<string, Float32Array>): Promise<{ sha256: string; values: Float32Array | null }> {
-  const total = [...values.values()].reduce((a, v) => a + v.length, 0);
-  const all = new Float32Array(total);
-  let at = 0;
-  for (const v of values.values()) {
-    all.set(v, at);
-    at += v.length;
-  }
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', all));
-  return { sha256: [...digest].map((b) => b.toString(16).padStart(2, '0')).join(''), values: total <= 4_000_000 ? all : null };
 }
 
 export class SwarmSession {
