@@ -95,6 +95,8 @@ export class SwarmSession {
   private readonly cfg: PipelineConfig;
   private role: SessionRole = 'rollout';
   private leaderId: string | null = null;
+  /** A leader another took over from while it was still listed (its leave is still news). */
+  private formerLeader: string | null = null;
   private scheduler: RolloutScheduler | null = null;
   private readonly trajectoriesBy: Record<string, number> = {};
   private readonly notes: string[] = [];
@@ -142,7 +144,8 @@ export class SwarmSession {
       if (id === this.leaderId) {
         this.leaderId = null;
         this.note(o.locks ? `the leader ${id} left (${why}); the next tab in line takes over from the newest checkpoint` : `the leader ${id} left (${why}): this run cannot go on without it (its checkpoints are on its own machine)`);
-      }
+      } else if (id === this.formerLeader) this.note(`the leader ${id} left (${why}); ${this.leaderId} had taken over already`); // the lock moved before its silence ran out
+      if (id === this.formerLeader) this.formerLeader = null;
       this.changed();
     });
     this.node.onRefused((reason) => {
@@ -151,6 +154,7 @@ export class SwarmSession {
       this.note(`refused: ${reason}`);
     });
     this.node.on('leader', (from, m) => {
+      if (this.leaderId && this.leaderId !== from && this.node.members.has(this.leaderId)) this.formerLeader = this.leaderId;
       this.leaderId = from;
       this.note(m.h.resumedFrom ? `${from} took over as leader from checkpoint ${m.h.resumedFrom} (step ${m.h.step})` : `${from} leads the run`);
     });
