@@ -87,6 +87,10 @@ test('data parallel: a rank that closes mid-run stops the other with its name; r
   const level = info.project.metadata.featureLevel as string;
   await withConsole(context, info, async () => {
     const r0 = await open(context, level, LEAVING);
+    // the panel offers the mode: data parallel asks for the number of tabs
+    await expect(r0.getByTestId('swarm-world')).toBeHidden();
+    await r0.getByTestId('swarm-mode').selectOption('dp');
+    await expect(r0.getByTestId('swarm-world')).toBeVisible();
     const url = await start(r0, swarmSftConfig(5, 2000), 2, LEAVING);
     const r1 = await open(context, level, LEAVING, new URL(url).hash);
     await r0.waitForFunction(() => window.tabforgeSwarm.result()!.sftLosses.length >= 3, undefined, { timeout: 60_000 });
