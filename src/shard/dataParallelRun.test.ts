@@ -112,4 +112,20 @@ describe('data parallel across tabs (SwarmSession)', () => {
     await new Promise((r) => setTimeout(r, 300));
     expect(r0.sftLosses.length).toBe(steps); // it does not go on alone
   }, 300_000);
+
+  it('rank 0 leaving stops rank 1, which then holds the lock without starting the run again', async () => {
+    const link: SwarmLink = { v: 1, run: 'run-dp-leave-0', secret: 'secret-dp-test-0004', config: config(4, 400, 0), model: MICRO_MODEL, dp: { world: 2 } };
+    const { hub, sessions: [r0, r1] } = tabs([link, link], 1500);
+    await r0.start();
+    await r1.start();
+    await until('3 steps', () => r1.sftLosses.length >= 3, 120_000);
+    r0.abandon(() => hub.vanish('tab-0'));
+    await until('rank 1 stopped', () => r1.view().state !== 'running', 30_000);
+    expect(r1.view().error).toMatch(/rank 0 \(tab-0\) left \(silent .*\): the data-parallel run cannot go on without it/);
+    expect(r1.view().notes.join('\n')).toMatch(/rank 0's checkpoints are intact: \S+/);
+    await r0.leading; // rank 0's own step fails too, and its lock goes to rank 1
+    await until('rank 1 holds the lock', () => r1.leading !== null);
+    await r1.leading;
+    expect(r1.view()).toMatchObject({ state: 'failed', role: 'rank' });
+  }, 300_000);
 });

@@ -380,7 +380,8 @@ export class SwarmSession {
       this.o.finished?.set();
       this.note(`run finished on rank ${s.rank} of ${s.ranks.length}: ${this.sftLosses.length} SFT and ${this.records.length} GRPO steps; final weights sha256 ${this.finalWeights.sha256.slice(0, 16)}… (the same on every rank)`);
     } catch (e) {
-      const kept = store ? (await store.list().catch(() => ({ complete: [] as string[] }))).complete : null; // before 'failed' shows: the page reads both at once
+      // every rank of a browser sees rank 0's IndexedDB; listed before 'failed' shows (the page reads both at once)
+      const kept = await this.o.store().then((b) => b.list()).then((l) => l.complete, () => null);
       this.fail(e);
       if (kept) this.note(kept.length ? `the run stopped; rank 0's checkpoints are intact: ${kept.join(', ')} (resuming a data-parallel run is not built: start a new run)` : 'the run stopped before its first checkpoint');
       await this.node.stop(`its data-parallel run stopped: ${this.error}`.slice(0, 500));
