@@ -29,7 +29,9 @@ export default defineConfig({
     {
       // SwiftShader: core feature level, subgroups and timestamp-query.
       name: 'swiftshader',
-      testIgnore: 'swarm-*.spec.ts', // the swarm's specs test tabs and messages, not the adapter: llvmpipe (faster) only
+      // the swarm's specs test tabs and messages, not the adapter; async multi-turn GRPO tests the workers
+      // and episodes (the adapter's kernels are page.spec's): llvmpipe (faster) only
+      testIgnore: ['swarm-*.spec.ts', 'page-async-multiturn.spec.ts'],
       use: { launchOptions: { executablePath, args: chromiumArgs('swiftshader') } },
       metadata: { featureLevel: 'core' },
     },

@@ -16,3 +16,12 @@ export function swarmRunConfig(seed: number, steps: number) {
     stages: [{ kind: 'grpo', steps, tasksPerStep: 2, groupSize: 2, lr: 1e-3, staleness: 1, samplingRounds: 1, klCoef: 0 }],
   };
 }
+
+/** A data-parallel run: `steps` SFT steps of 4 rows (2 per tab at world 2) on 16 verified route4 conversations. */
+export function swarmSftConfig(seed: number, steps: number) {
+  return {
+    version: PIPELINE_CONFIG_VERSION, preset: 'nano', seed, tasks: [{ family: 'function-calling', level: 'route4' }],
+    context: { maxTotalTokens: 288, maxNewTokensPerTurn: 8, maxTurns: 1 },
+    stages: [{ kind: 'sft', data: { source: 'synthetic', examples: 16 }, steps, batchSize: 4, lr: 3e-3, warmupSteps: 0 }],
+  };
+}

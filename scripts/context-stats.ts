@@ -2,8 +2,15 @@
 // and turns per verified expert episode, per task set (route4, BFCL-style mix, retail, coding) × tokenizer (byte,
 // trimmed Qwen3, full Qwen3) × tool rendering (compact, full JSON); then per category with the
 // small presets' pairings, per curriculum level, and how many episodes fit each preset's context. Markdown on stdout.
+// With --rollout: instead, sampled rollouts of a seeded untrained model (--preset, default nano-q) per
+// curriculum level of service and coding through the real rollout code on Dawn's OpenGL ES adapter
+// (llvmpipe, what `npm run learn` uses): turns, policy and total tokens per episode, rollout tokens/s
+// (src/pipeline/rolloutStats.ts). A Node run beside the token counts rather than a `npm run bench`
+// row: bench measures kernels in Chromium; this is the learn runs' own adapter and code path.
 import { writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
+import { parseRolloutArgs } from './lib/rolloutArgs';
 import { contextRows, episodeTokens, formatBudgetRow, formatContextTable, type ContextRow } from '../src/data/contextStats';
 import { CONTEXT_TASK_SETS, corpusEpisodes } from '../src/data/episodeCorpus';
 import { isSplit } from '../src/envs/splits';
@@ -14,7 +21,7 @@ import { tokenizerForModel } from '../src/tokenizer/tokenizerForModel';
 import { toolRenderingFor } from '../src/tokenizer/compactTools';
 import type { Tokenizer } from '../src/tokenizer/types';
 
-const USAGE = 'usage: npm run context-stats -- [--n 200] [--seed 1] [--split train|validation|test] [--json FILE]';
+const USAGE = 'usage: npm run context-stats -- [--n 200] [--seed 1] [--split train|validation|test] [--json FILE]\n       npm run context-stats -- --rollout [--seed 1] [--tasks 2] [--group 2] [--preset nano-q] [--json FILE]';
 
 function fail(message: string): never {
   console.error(`context-stats: ${message}\n${USAGE}`);
@@ -22,11 +29,18 @@ function fail(message: string): never {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { n: { type: 'string' }, seed: { type: 'string' }, split: { type: 'string' }, json: { type: 'string' }, help: { type: 'boolean' } } });
+  const { values } = parseArgs({
+    options: {
+      n: { type: 'string' }, seed: { type: 'string' }, split: { type: 'string' }, json: { type: 'string' }, help: { type: 'boolean' },
+      rollout: { type: 'boolean' }, tasks: { type: 'string' }, group: { type: 'string' }, preset: { type: 'string' },
+    },
+  });
   if (values.help) {
     console.log(USAGE);
     return;
   }
+  if (values.rollout) return rolloutTable(values);
+  for (const flag of ['tasks', 'group', 'preset'] as const) if (values[flag] !== undefined) fail(`--${flag} needs --rollout`);
   const n = Number(values.n ?? 200);
   const seed = Number(values.seed ?? 1);
   if (!Number.isInteger(n) || n < 1) fail(`--n must be a positive integer, got ${values.n}`);
@@ -90,6 +104,32 @@ async function main(): Promise<void> {
   }
   console.log(`\nPer curriculum level, smallest first (each tokenizer with its presets' tool rendering):\n\n${formatContextTable(byLevel)}`);
   if (values.json) writeFileSync(values.json, JSON.stringify({ split, seed, n, rows, byCategory, byLevel }, null, 1));
+  console.log(`\n(${((Date.now() - started) / 1000).toFixed(0)} s)`);
+}
+
+/** --rollout: one row per service and coding level (smallest first), sampled by an untrained seeded model. */
+async function rolloutTable(values: { seed?: string; tasks?: string; group?: string; preset?: string; json?: string; n?: string; split?: string }): Promise<void> {
+  if (values.n !== undefined || values.split !== undefined) fail('--n and --split are for the expert tables; --rollout samples --tasks × --group train episodes per level');
+  let options;
+  try {
+    options = parseRolloutArgs(values);
+  } catch (e) {
+    fail(e instanceof Error ? e.message : String(e));
+  }
+  const started = Date.now();
+  const { acquireDevice, describeContext } = await import('../src/gpu/device');
+  const { nodeGpu } = await import('../src/gpu/nodeGpu');
+  const { GpuRuntime } = await import('../src/gpu/runtime');
+  const { formatRolloutTable, measureRollouts } = await import('../src/pipeline/rolloutStats');
+  const ctx = await acquireDevice({ gpu: nodeGpu('opengles'), featureLevel: 'compatibility' });
+  const adapter = `Node Dawn OpenGL ES (${describeContext(ctx)})`;
+  console.log(`adapter: ${adapter}`);
+  const rows = await measureRollouts(new GpuRuntime(ctx), options, (line) => console.log(`  ${line}`));
+  console.log(`\nSampled rollouts of an untrained ${options.preset} model (seed ${options.seed}, temperature 1, train tasks, ${options.tasks} tasks × ${options.group} samples per level, one batch each; limits = TASK_SET_CONTEXT):\n`);
+  // the GL ES adapter names only its driver (on a machine without a GPU, Mesa's is llvmpipe)
+  console.log(formatRolloutTable(rows, `Node Dawn ${ctx.featureLevel}, ${ctx.adapterInfo.description.replace(/^OpenGL version /, '') || describeContext(ctx)}`));
+  console.log(`\n1-minute load average ${loadavg()[0].toFixed(1)} on ${cpus().length} CPUs at the end (rates are wall-clock: a loaded machine lowers them)`);
+  if (values.json) writeFileSync(values.json, JSON.stringify({ ...options, adapter, rows }, null, 1));
   console.log(`\n(${((Date.now() - started) / 1000).toFixed(0)} s)`);
 }
 

@@ -9,6 +9,7 @@ import { type ModelConfig } from '../model/config';
 import { parsePipelineConfig, type PipelineConfig } from '../pipeline/config';
 import { DEFAULT_DEMO, demoConfig } from '../pipeline/demoPipeline';
 import { type BrowserSwarm, startBrowserSwarm } from '../shard/browserSwarm';
+import { dataParallelProblem } from '../shard/dataParallelRun';
 import { readSwarmLink, swarmHash } from '../shard/link';
 import type { SwarmView } from '../shard/session';
 import { createSwarmPanel } from './ui/swarmPanel';
@@ -62,21 +63,36 @@ export interface SwarmHost {
   featureLevel(): FeatureLevelChoice;
 }
 
-/** What the panel's Start runs: the demo pipeline with asynchronous GRPO (k = 1) for the rollout tabs. */
-export function defaultSwarmConfig(): PipelineConfig {
-  const cfg = demoConfig({ ...DEFAULT_DEMO, rlSteps: 20 });
-  return { ...cfg, stages: cfg.stages.map((s) => (s.kind === 'grpo' ? { ...s, staleness: 1 } : s)) };
+/**
+ * What the panel's Start runs: the demo pipeline — with asynchronous GRPO (k = 1) for rollout tabs;
+ * for data parallel over `world` tabs with synchronous GRPO and an SFT batch that splits over them.
+ */
+export function defaultSwarmConfig(world?: number): PipelineConfig {
+  const cfg = demoConfig({ ...DEFAULT_DEMO, rlSteps: 20, ...(world ? { sftBatch: 2 * world } : {}) });
+  return { ...cfg, stages: cfg.stages.map((s) => (s.kind === 'grpo' && !world ? { ...s, staleness: 1 } : s)) };
+}
+
+/** A data-parallel rank's results (what the e2e compares between tab counts). */
+export interface SwarmResult {
+  sftLosses: number[];
+  /** GRPO loss per step (NaN for a skipped step). */
+  grpoLosses: number[];
+  /** SHA-256 of the final weights and the weights themselves (≤ 4 M parameters); null until the run finished. */
+  weightsSha256: string | null;
+  weights: number[] | null;
 }
 
 export interface SwarmApi {
   /** Starts a new swarm run led by this tab (machines when `relay` is given); resolves with the join URL. */
-  start(opts: { config?: PipelineConfig; model?: ModelConfig; relay?: string; timing?: Record<string, number> }): Promise<string>;
+  start(opts: { config?: PipelineConfig; model?: ModelConfig; relay?: string; timing?: Record<string, number>; dp?: { world: number } }): Promise<string>;
   /** Joins the run of a join URL (what opening the URL does). */
   join(url: string, timing?: Record<string, number>): Promise<void>;
   view(): SwarmView | null;
   /** GRPO steps this tab led: [step, task ids trained]. */
   trained(): [number, string[]][];
   leave(): Promise<void>;
+  /** Data parallel: this rank's losses and final weights. */
+  result(): SwarmResult | null;
   /** Log lines of the swarm (drops, refusals, takeovers). */
   logs: string[];
 }
@@ -117,7 +133,12 @@ export function installSwarm(host: SwarmHost): void {
   const api: SwarmApi = {
     logs,
     async start(opts) {
-      await run(() => startBrowserSwarm({ config: parsePipelineConfig(opts.config ?? defaultSwarmConfig()), model: opts.model, relay: opts.relay || undefined }, { featureLevel: host.featureLevel(), log, lead: true, timing: opts.timing }));
+      const config = parsePipelineConfig(opts.config ?? defaultSwarmConfig(opts.dp?.world));
+      await run(async () => {
+        const problem = opts.dp ? dataParallelProblem(config, opts.dp.world) : null;
+        if (problem) throw new Error(`this run cannot train data parallel over ${opts.dp!.world} tabs: ${problem}`);
+        return startBrowserSwarm({ config, model: opts.model, relay: opts.relay || undefined, dp: opts.dp }, { featureLevel: host.featureLevel(), log, lead: true, timing: opts.timing });
+      });
       history.replaceState(null, '', swarmHash(current!.link)); // this tab's URL is the join link (no hashchange: the form keeps its settings)
       return current!.url;
     },
@@ -131,16 +152,25 @@ export function installSwarm(host: SwarmHost): void {
     async leave() {
       await current?.session.stop();
     },
+    result() {
+      const s = current?.session;
+      if (!s) return null;
+      return {
+        sftLosses: [...s.sftLosses], grpoLosses: s.records.map((r) => r.metrics.loss ?? Number.NaN),
+        weightsSha256: s.finalWeights?.sha256 ?? null, weights: s.finalWeights?.values ? [...s.finalWeights.values] : null,
+      };
+    },
   };
   window.tabforgeSwarm = api;
-  panel.onStart(({ relay }) => void api.start({ relay }).catch(() => {}));
+  panel.onStart(({ relay, world }) => void api.start({ relay, dp: world ? { world } : undefined }).catch(() => {}));
   panel.onLeave(() => void api.leave());
   const read = readSwarmLink(location.hash);
   if (read.kind === 'invalid') panel.showError(read.error);
   if (read.kind === 'ok') {
-    // timing overrides for tests ride in the query string (?swarmTiming=heartbeat,silence,deadline)
+    // timing overrides for tests ride in the query string (?swarmTiming=heartbeat,silence,deadline[,collective timeout])
     const t = new URLSearchParams(location.search).get('swarmTiming')?.split(',').map(Number);
-    const timing = t && t.length === 3 && t.every((x) => Number.isFinite(x) && x > 0) ? { heartbeatMs: t[0], silenceMs: t[1], chunkDeadlineMs: t[2] } : undefined;
+    const timing = t && (t.length === 3 || t.length === 4) && t.every((x) => Number.isFinite(x) && x > 0)
+      ? { heartbeatMs: t[0], silenceMs: t[1], chunkDeadlineMs: t[2], ...(t[3] ? { collectiveTimeoutMs: t[3] } : {}) } : undefined;
     void run(() => startBrowserSwarm(read.link, { featureLevel: host.featureLevel(), log, timing })).catch(() => {});
   }
 }

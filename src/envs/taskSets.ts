@@ -33,9 +33,11 @@ export const TASK_SETS: readonly TaskSet[] = [
   set('service', 'retail', 'τ-bench-style retail customer service with a simulated user, multi-turn', serviceFamily as EnvFamily),
   set('service', 'status', 'curriculum 1: look up an order status (authenticate by email, get_order_status, tell it), 4 turns', serviceLevelFamily('status') as EnvFamily),
   set('service', 'write', 'curriculum 2: one write with confirmation (cancel a pending order or change its address), 6 turns', serviceLevelFamily('write') as EnvFamily),
+  set('service', 'multi-step', 'curriculum 3: a return or an exchange of delivered items (read the order and the product, confirm items and payment, act), 6–7 turns', serviceLevelFamily('multi-step') as EnvFamily),
   set('coding', 'functions', 'write a JavaScript function from a specification; run_tests, then submit', codingFamily as EnvFamily),
   set('coding', 'one-liners', 'curriculum 1: one-expression functions (one operation, or two in order); test = compositions never trained on', codingLevelFamily('one-liners') as EnvFamily),
   set('coding', 'loops', 'curriculum 2: the array and maths templates (one loop each, mostly); whole templates held out', codingLevelFamily('loops') as EnvFamily),
+  set('coding', 'parsing', 'curriculum 3: the parsing templates (key=value pairs, CSV, expressions, brackets, durations, versions); whole templates held out', codingLevelFamily('parsing') as EnvFamily),
 ];
 
 /**
@@ -45,8 +47,8 @@ export const TASK_SETS: readonly TaskSet[] = [
  */
 export const CURRICULA: Readonly<Record<TaskFamilyName, readonly string[]>> = {
   'function-calling': ['route4', 'route8', 'route8-multi', 'bfcl'],
-  service: ['status', 'write', 'retail'],
-  coding: ['one-liners', 'loops', 'functions'],
+  service: ['status', 'write', 'multi-step', 'retail'],
+  coding: ['one-liners', 'loops', 'parsing', 'functions'],
 };
 
 

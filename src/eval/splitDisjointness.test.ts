@@ -7,6 +7,7 @@ import { closeNodeSandbox } from '../envs/coding/sandbox/nodeSandbox';
 import { ROUTING_FAMILIES } from '../envs/functionCalling/family';
 import { generateRoutingTask, ROUTING_LEVELS } from '../envs/functionCalling/routingTask';
 import type { FunctionCallingTask } from '../envs/functionCalling/types';
+import { CURRICULA } from '../envs/taskSets';
 import type { EnvFamily } from '../envs/types';
 import { countOverlap, formatOverlapTable, type OverlapRow } from './leakCheck';
 import { auditCoding, auditFunctionCalling, auditRouting, auditService, type AuditSizes } from './splitAudit';
@@ -35,14 +36,18 @@ describe('train / validation / test are disjoint by construction', () => {
     report('function-calling split audit (seed 1)', await auditFunctionCalling(SIZES));
   });
 
-  // every curriculum level together (status, write, retail): sizes are per level
+  // every curriculum level together (status, write, multi-step, retail): sizes are per level
   it('service: users, orders, products, ids and user phrasings; expert SFT data (all levels)', async () => {
-    report('service split audit (seed 1)', await auditService({ ...SIZES, train: 120, heldOut: 30, sft: 15 }));
+    const rows = await auditService({ ...SIZES, train: 120, heldOut: 30, sft: 15 });
+    expect(rows[0].stream).toBe(`service train databases (${CURRICULA.service.join(', ')})`); // every level of the curriculum
+    report('service split audit (seed 1)', rows);
   });
 
-  // every curriculum level together (one-liners, loops, functions): sizes are per level
+  // every curriculum level together (one-liners, loops, parsing, functions): sizes are per level
   it('coding: whole templates and statements; expert SFT data (all levels)', async () => {
-    report('coding split audit (seed 1)', await auditCoding({ ...SIZES, train: 200, heldOut: 60, sft: 4 }));
+    const rows = await auditCoding({ ...SIZES, train: 200, heldOut: 60, sft: 4 });
+    expect(rows[0].stream).toBe(`coding train templates (${CURRICULA.coding.join(', ')})`); // every level of the curriculum
+    report('coding split audit (seed 1)', rows);
   });
 
   it('the audit fails on a generator that ignores its split (the old seed-salt routing streams)', async () => {

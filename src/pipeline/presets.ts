@@ -23,19 +23,24 @@ export const TASK_SET_CONTEXT: Readonly<Record<string, ContextConfig>> = {
   // tools; README "Multi-turn learning"): service status mean 446 / max 462 tokens, 4 turns, turns
   // ≤ 38 tokens; write mean 1 341 / max 1 612, 6 turns; coding one-liners mean ≈ 540 / max ≈ 710,
   // 2 turns, turns ≤ 169 tokens; loops mean 740 / max 880. Room for two turns more than the expert.
+  // multi-step (seed 1, n = 100, train): mean 1 776 / max 2 566 tokens (test max 2 701), 6–7 turns,
+  // turns ≤ 160 tokens; parsing mean 822 / max 985 (test max 916), 2 turns, turns ≤ 271 tokens.
   // status and one-liners allow 1 536 tokens, far more than an episode needs: SFT rows and GRPO rows
   // are that long, and hold the shared system block once for 4–5 conversations or samples.
   status: { maxTotalTokens: 1536, maxNewTokensPerTurn: 64, maxTurns: 6 },
   write: { maxTotalTokens: 2048, maxNewTokensPerTurn: 96, maxTurns: 8 },
   'one-liners': { maxTotalTokens: 1536, maxNewTokensPerTurn: 192, maxTurns: 4 },
   loops: { maxTotalTokens: 1536, maxNewTokensPerTurn: 256, maxTurns: 4 },
+  'multi-step': { maxTotalTokens: 3072, maxNewTokensPerTurn: 192, maxTurns: 9 },
+  parsing: { maxTotalTokens: 1536, maxNewTokensPerTurn: 320, maxTurns: 4 },
 };
 
 /**
  * The same with Qwen3's own template (full JSON tool schemas, what a real Qwen3 model expects: the
  * `qwen3-0.6b` preset and `npm run learn --model`): the longest expert episode in full Qwen3 tokens
  * (train and test splits, seed 1, n = 100 each; route4 372, route8 564, route8-multi 617, bfcl 1 517,
- * retail 5 662, functions 1 364, status 662, write 2 270, one-liners 989, loops 1 034) plus one more
+ * retail 5 662, functions 1 364, status 662, write 2 270, one-liners 989, loops 1 034, multi-step 3 505,
+ * parsing 1 193) plus one more
  * turn's budget, rounded up to 64. Turn limits are the compact ones.
  */
 export const TASK_SET_CONTEXT_JSON: Readonly<Record<string, ContextConfig>> = {
@@ -50,6 +55,8 @@ export const TASK_SET_CONTEXT_JSON: Readonly<Record<string, ContextConfig>> = {
   write: { ...TASK_SET_CONTEXT.write, maxTotalTokens: 2368 },
   'one-liners': { ...TASK_SET_CONTEXT['one-liners'], maxTotalTokens: 1216 },
   loops: { ...TASK_SET_CONTEXT.loops, maxTotalTokens: 1344 },
+  'multi-step': { ...TASK_SET_CONTEXT['multi-step'], maxTotalTokens: 3712 },
+  parsing: { ...TASK_SET_CONTEXT.parsing, maxTotalTokens: 1536 },
 };
 
 /** The context a mix needs: the largest of its task sets' in every field (tools rendered compactly, or as Qwen3's JSON). */

@@ -27,6 +27,7 @@ import { type RlLoopConfig, type RlResume, runSyncRl } from '../train/rl/rlLoop'
 import { defaultRenderer, DEFAULT_ROLLOUT, type RolloutConfig } from '../train/rl/rollout';
 import type { Trajectory } from '../train/rl/trajectory';
 import { DEFAULT_SFT, type SftMetrics, type SftResume, trainSft } from '../train/sft/sft';
+import type { GradientShard } from '../train/optimizerState';
 import { mixSeeds } from '../util/seeds';
 import { type EvalStageConfig, type GrpoStageConfig, type MergeStageConfig, type PipelineConfig, type SftStageConfig, specialistEntries, type StageConfig } from './config';
 import { type MergeRecord, mergeSpecialists, mergeStageSeed, type PendingSpecialists, type Specialist, specialistHooks, specialistLabel } from './specialists';
@@ -105,6 +106,13 @@ export interface PipelineOptions {
    */
   rolloutPool?: (ctx: { stage: number; spec: RolloutActorSpec; trainer: GrpoTrainerConfig; initial: Map<string, Float32Array> }) => ActorPool | Promise<ActorPool>;
   rolloutActors?: number;
+  /**
+   * Data parallel (src/shard/dataParallelRun.ts): this process is one rank; every SFT and GRPO step
+   * trains its share of the step's global batch and sums gradients with the other ranks before
+   * AdamW (GRPO: every rank plays the whole batch with the same seed and weights, then trains its
+   * share of the micro-batches). GRPO stages run the synchronous loop.
+   */
+  shard?: GradientShard;
 }
 
 export interface PipelineResult {
@@ -289,7 +297,7 @@ class Run {
     const pending: Promise<void>[] = [];
     if (this.inflight.stage !== i) this.inflight = { stage: i, sft: [], grpo: [], curve: [] };
     const save = this.autosave(i, s.steps);
-    const resume: SftResume = { ...(save ? sftAutosave(save) : {}), ...(i === this.resumeStage ? this.opts.resume?.sft : {}) };
+    const resume: SftResume = { ...(save ? sftAutosave(save) : {}), ...(i === this.resumeStage ? this.opts.resume?.sft : {}), ...(this.opts.shard ? { shard: this.opts.shard } : {}) };
     await this.withLora(i, () => trainSft(this.rt, this.w, { train: data.docs, padId: this.tok.padId }, {
       ...DEFAULT_SFT, batchSize: s.batchSize, seqLen: sftRowLength(this.cfg), steps: s.steps, lr: s.lr, warmupSteps: s.warmupSteps,
       minLrRatio: s.minLrRatio, pack: true, sharePrefix: true, seed: mixSeeds(this.cfg.seed, 0x5f71, i),
@@ -311,6 +319,7 @@ class Run {
     if (this.inflight.stage !== i) this.inflight = { stage: i, sft: [], grpo: [], curve: [] };
     // async staleness bound; undefined = the sync loop (always for specialists: they train here, on one task set)
     const k = this.specialist !== null ? undefined : s.staleness ?? (this.opts.rolloutPool ? 0 : undefined);
+    if (k !== undefined && this.opts.shard) throw new Error(`stage ${i} (grpo): a data-parallel run trains GRPO with synchronous rollouts on every rank; remove this stage's staleness`);
     if (k !== undefined && this.cfg.lora) throw new Error(`stage ${i} (grpo): LoRA stages train here with synchronous rollouts; this run's rollouts go to other tabs or machines (the swarm): remove lora, or train without sharing the run`);
     const validationN = this.cfg.stages.find((x): x is EvalStageConfig => x.kind === 'eval' && x.split === 'validation')?.n ?? 64;
     const onStep = async (r: RlStepRecord) => {
@@ -332,7 +341,7 @@ class Run {
       const adv = groupAdvantages(rewards, G, loop.trainer.grpo).advantages;
       this.hooks.onRollouts!(i, step, trajs, { advantages: trajs.map((_, k) => (kept[Math.floor(k / G)] ? adv[k] : 0)), kept: [...kept] });
     });
-    const resume: RlResume = { ...(save ? rlAutosave(save) : {}), ...(i === this.resumeStage ? this.opts.resume?.rl : {}), ...(onRollouts ? { onRollouts } : {}) };
+    const resume: RlResume = { ...(save ? rlAutosave(save) : {}), ...(i === this.resumeStage ? this.opts.resume?.rl : {}), ...(onRollouts ? { onRollouts } : {}), ...(this.opts.shard ? { shard: this.opts.shard } : {}) };
     if (k === undefined) await this.withLora(i, () => runSyncRl(this.rt, this.w, this.family, this.tok, loop, onStep, undefined, resume));
     else await this.asyncGrpo(i, loop, k, onStep, resume, onRollouts);
     this.result.grpo.push({ stage: i, history: [...this.inflight.grpo], curve: [...this.inflight.curve], ...this.specialistTag() });

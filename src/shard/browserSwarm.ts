@@ -22,7 +22,7 @@ export interface BrowserSwarmOptions {
   featureLevel: FeatureLevelChoice;
   log?: (line: string) => void;
   /** Test knobs (heartbeats, silence window, chunk deadline), ms. */
-  timing?: { heartbeatMs?: number; silenceMs?: number; chunkDeadlineMs?: number };
+  timing?: { heartbeatMs?: number; silenceMs?: number; chunkDeadlineMs?: number; collectiveTimeoutMs?: number };
 }
 
 export interface BrowserSwarm {
@@ -36,26 +36,30 @@ export interface BrowserSwarm {
 const visible = () => typeof document === 'undefined' || document.visibilityState === 'visible';
 
 /** A new run's link: tabs only (no relay), or machines through `relay` with this page's peer id as leader. */
-export function newLink(config: PipelineConfig, extra: { model?: ModelConfig; relay?: string; leader?: string } = {}): SwarmLink {
-  return { v: 1, run: newRunId(), secret: newSecret(), config, ...(extra.model ? { model: extra.model } : {}), ...(extra.relay ? { relay: extra.relay, leader: extra.leader } : {}) };
+export function newLink(config: PipelineConfig, extra: { model?: ModelConfig; relay?: string; leader?: string; dp?: { world: number } } = {}): SwarmLink {
+  return {
+    v: 1, run: newRunId(), secret: newSecret(), config, ...(extra.model ? { model: extra.model } : {}), ...(extra.relay ? { relay: extra.relay, leader: extra.leader } : {}),
+    ...(extra.dp ? { dp: extra.dp } : {}),
+  };
 }
 
 /**
  * Joins (or, as `lead`, starts) the run of `link`. Machines: `lead` starts a node on the relay and
  * puts its own peer id into the link; a joiner dials the link's leader.
  */
-export async function startBrowserSwarm(linkIn: SwarmLink | { config: PipelineConfig; model?: ModelConfig; relay?: string }, o: BrowserSwarmOptions & { lead?: boolean }): Promise<BrowserSwarm> {
+export async function startBrowserSwarm(linkIn: SwarmLink | { config: PipelineConfig; model?: ModelConfig; relay?: string; dp?: { world: number } }, o: BrowserSwarmOptions & { lead?: boolean }): Promise<BrowserSwarm> {
   const log = o.log ?? (() => {});
   let link: SwarmLink;
   let transport: TabTransport | Libp2pTransport;
   const overMachines = 'relay' in linkIn && linkIn.relay;
+  if (overMachines && linkIn.dp) throw new Error('data-parallel runs work across tabs of one browser only: leave the relay address empty, or choose rollout tabs');
   if (overMachines) {
     const { Libp2pTransport } = await import('./libp2pTransport'); // libp2p loads only for runs across machines
     const t = await Libp2pTransport.start({ relay: linkIn.relay!, log });
     transport = t;
     link = 'run' in linkIn ? linkIn : newLink(linkIn.config, { model: linkIn.model, relay: linkIn.relay, leader: t.selfId });
   } else {
-    link = 'run' in linkIn ? linkIn : newLink(linkIn.config, { model: linkIn.model });
+    link = 'run' in linkIn ? linkIn : newLink(linkIn.config, { model: linkIn.model, dp: linkIn.dp });
     transport = new TabTransport(newMemberId(), link.run);
   }
   const locks = overMachines ? null : ((navigator as Navigator & { locks?: LockManagerLike }).locks ?? null);
@@ -75,6 +79,12 @@ export async function startBrowserSwarm(linkIn: SwarmLink | { config: PipelineCo
     visible, lifecycle: () => lifecycle.now(), log, ...o.timing,
   });
   announce = (now) => session.lifecycleChanged(now);
+  // A closing tab turns hidden first (hidden tabs are kept 70 s without a heartbeat): it says bye as it
+  // unloads, so the others know at once (a data-parallel rank stops, a rollout chunk is re-assigned).
+  // The post goes out synchronously, before the page is gone; a page kept in the back-forward cache stays.
+  addEventListener('pagehide', (e) => {
+    if (!(e as PageTransitionEvent).persisted) void session.node.stop('its tab closed');
+  });
   await session.start();
   if (overMachines && link.leader !== transport.selfId) {
     const t = transport as Libp2pTransport;

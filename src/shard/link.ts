@@ -22,7 +22,12 @@ export interface SwarmLink {
   /** Across machines: the relay (a /ws multiaddr ending in /p2p/<relay id>) and the leader's peer id. */
   relay?: string;
   leader?: string;
+  /** Data parallel (dataParallelRun.ts): `world` tabs each train their share of every step's batch; absent = rollout tabs. */
+  dp?: { world: number };
 }
+
+/** Most tabs a data-parallel run may have (a rank is one tab of this browser). */
+export const MAX_DP_WORLD = 16;
 
 const modelSchema = z.object({
   vocabSize: z.number().int(), hiddenSize: z.number().int(), intermediateSize: z.number().int(), numLayers: z.number().int(),
@@ -38,6 +43,7 @@ const linkSchema = z.object({
   model: modelSchema.optional(),
   relay: z.string().max(400).regex(/^\/(ip4|ip6|dns4|dns6|dns)\/[^\s]+\/p2p\/[A-Za-z0-9]+$/, { error: 'is not a relay multiaddr (…/p2p/<relay id>)' }).optional(),
   leader: z.string().regex(/^[A-Za-z0-9]{40,80}$/, { error: 'is not a peer id' }).optional(),
+  dp: z.object({ world: z.number().int().min(1).max(MAX_DP_WORLD, { error: `must be at most ${MAX_DP_WORLD} tabs` }) }).strict().optional(),
 }).strict();
 
 function toBase64Url(text: string): string {
@@ -80,7 +86,8 @@ export function readSwarmLink(hash: string): SwarmLinkRead {
   if (!r.success) return invalid(r.error.issues.map((i) => `${i.path.join('.') || 'link'} ${i.message}`).join('; '));
   const cfg = validatePipelineConfig(r.data.config);
   if (!cfg.ok) return invalid(`its run configuration is invalid (${cfg.errors.join('; ')})`);
-  if (!cfg.config.stages.some((s) => s.kind === 'grpo')) return invalid('its run has no GRPO stage, so there is nothing for other tabs to do');
+  if (!r.data.dp && !cfg.config.stages.some((s) => s.kind === 'grpo')) return invalid('its run has no GRPO stage, so there is nothing for other tabs to do');
+  if (r.data.dp && r.data.relay) return invalid('it asks for data parallel across machines; data-parallel runs work across tabs of one browser only');
   if (r.data.model) {
     try {
       validateModelConfig(r.data.model);

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 
 /** Bumped when a message changes meaning; peers with another version are refused with a message. */
-export const SWARM_PROTOCOL_VERSION = 2; // 2: heartbeats say the tab's lifecycle (active / hidden / frozen)
+export const SWARM_PROTOCOL_VERSION = 3; // 2: heartbeats say the tab's lifecycle (active / hidden / frozen); 3: data-parallel runs (dpCall, dpJoin, dpStart)
 
 /** libp2p protocol id of the swarm's stream. */
 export const SWARM_PROTOCOL_ID = `/tabforge/swarm/${SWARM_PROTOCOL_VERSION}.0.0`;
@@ -120,6 +120,16 @@ const gather = z.object({
   info: z.string(),
 }).strict();
 
+/**
+ * Data-parallel runs (dataParallelRun.ts): the coordinator (rank 0) calls for ranks; each member
+ * answers with what it will run (every field of its config, model and world size, as short JSON or a
+ * hash), so a member that would train something else is refused naming the difference; once `world`
+ * members agree the coordinator fixes the rank order and everyone starts step 1.
+ */
+const dpCall = z.object({ t: z.literal('dpCall'), world: int(1, 256) }).strict();
+const dpJoin = z.object({ t: z.literal('dpJoin'), digest: z.record(z.string().max(40), z.string().max(200)) }).strict();
+const dpStart = z.object({ t: z.literal('dpStart'), ranks: z.array(id).min(1).max(256), digest: z.record(z.string().max(40), z.string().max(200)) }).strict();
+
 /** One piece of a message whose payload is larger than FRAGMENT_BYTES (header of the whole message in `of`). */
 const fragment = z.object({
   t: z.literal('frag'),
@@ -131,7 +141,7 @@ const fragment = z.object({
   of: z.unknown().optional(),
 }).strict();
 
-export const swarmHeaderSchema = z.discriminatedUnion('t', [hello, refused, heartbeat, weights, job, result, jobFailed, bye, leader, done, gather]);
+export const swarmHeaderSchema = z.discriminatedUnion('t', [hello, refused, heartbeat, weights, job, result, jobFailed, bye, leader, done, gather, dpCall, dpJoin, dpStart]);
 export type SwarmHeader = z.infer<typeof swarmHeaderSchema>;
 export type FragmentHeader = z.infer<typeof fragment>;
 export type HeaderOf<K extends SwarmHeader['t']> = Extract<SwarmHeader, { t: K }>;

@@ -25,6 +25,8 @@ import { type MemberInfo, type MemberStatus, SwarmNode } from './swarmNode';
 import { swarmPool } from './swarmPool';
 import type { Lifecycle } from './protocol';
 import type { SwarmTransport } from './transport';
+import { DataParallelRun, dataParallelProblem, type DataParallelStart, weightsFingerprint } from './dataParallelRun';
+import { gradientShard } from './dataParallel';
 
 /** The part of the Web Locks API the election needs (navigator.locks; a memory version in Node tests). */
 export interface LockManagerLike {
@@ -51,6 +53,8 @@ export interface SessionOptions {
   heartbeatMs?: number;
   silenceMs?: number;
   chunkDeadlineMs?: number;
+  /** Data parallel: how long a rank waits for another's gradients before the run fails (default 120 s). */
+  collectiveTimeoutMs?: number;
   /** Remembers that the run finished (tabs: localStorage), so no tab takes over a finished run. */
   finished?: { get(): boolean; set(): void };
   /** Checkpoint every N GRPO/SFT steps (default 1: a takeover loses at most one step). */
@@ -58,7 +62,8 @@ export interface SessionOptions {
   log?: (line: string) => void;
 }
 
-export type SessionRole = 'rollout' | 'leader';
+/** rollout / leader: rollout tabs feeding one trainer; rank: one of a data-parallel run's trainers. */
+export type SessionRole = 'rollout' | 'leader' | 'rank';
 
 /** What the page shows. */
 export interface SwarmView {
@@ -79,6 +84,8 @@ export interface SwarmView {
   notes: string[];
   state: 'joining' | 'running' | 'done' | 'failed' | 'refused';
   error: string | null;
+  /** Data-parallel runs: the world size from the link, and once started this tab's rank and the rank order. */
+  dp: { world: number; rank: number | null; ranks: string[] } | null;
 }
 
 export class SwarmSession {
@@ -88,6 +95,8 @@ export class SwarmSession {
   private readonly cfg: PipelineConfig;
   private role: SessionRole = 'rollout';
   private leaderId: string | null = null;
+  /** A leader another took over from while it was still listed (its leave is still news). */
+  private formerLeader: string | null = null;
   private scheduler: RolloutScheduler | null = null;
   private readonly trajectoriesBy: Record<string, number> = {};
   private readonly notes: string[] = [];
@@ -107,6 +116,14 @@ export class SwarmSession {
   private readonly log: (line: string) => void;
   /** Resolves when this member's leadership ends (run done or failed). */
   leading: Promise<void> | null = null;
+  /** Data-parallel runs (link.dp): the rank agreement; null for rollout-tab runs. */
+  readonly dp: DataParallelRun | null;
+  /** Data-parallel runs: this rank's training, once started (resolves when it ends). */
+  training: Promise<void> | null = null;
+  /** SFT losses of every step this member trained (data-parallel ranks; the e2e compares them). */
+  readonly sftLosses: number[] = [];
+  /** Data parallel: SHA-256 of the final weights (float32, parameter-table order), and the weights when small (≤ 4 M parameters, for drivers). */
+  finalWeights: { sha256: string; values: Float32Array | null } | null = null;
 
   constructor(private readonly o: SessionOptions) {
     this.log = o.log ?? (() => {});
@@ -127,7 +144,8 @@ export class SwarmSession {
       if (id === this.leaderId) {
         this.leaderId = null;
         this.note(o.locks ? `the leader ${id} left (${why}); the next tab in line takes over from the newest checkpoint` : `the leader ${id} left (${why}): this run cannot go on without it (its checkpoints are on its own machine)`);
-      }
+      } else if (id === this.formerLeader) this.note(`the leader ${id} left (${why}); ${this.leaderId} had taken over already`); // the lock moved before its silence ran out
+      if (id === this.formerLeader) this.formerLeader = null;
       this.changed();
     });
     this.node.onRefused((reason) => {
@@ -136,8 +154,13 @@ export class SwarmSession {
       this.note(`refused: ${reason}`);
     });
     this.node.on('leader', (from, m) => {
+      if (this.leaderId && this.leaderId !== from && this.node.members.has(this.leaderId)) this.formerLeader = this.leaderId;
       this.leaderId = from;
       this.note(m.h.resumedFrom ? `${from} took over as leader from checkpoint ${m.h.resumedFrom} (step ${m.h.step})` : `${from} leads the run`);
+    });
+    this.dp = o.link.dp ? new DataParallelRun({ node: this.node, cfg: this.cfg, model: this.model, world: o.link.dp.world, note: (l) => this.note(l), timeoutMs: o.collectiveTimeoutMs }) : null;
+    this.dp?.onStarted((s) => {
+      this.training = this.trainDataParallel(s);
     });
     this.node.on('done', (from, m) => {
       this.state = 'done';
@@ -159,7 +182,7 @@ export class SwarmSession {
   private status(): MemberStatus {
     const leading = this.role === 'leader';
     return {
-      role: leading ? 'leader' : 'rollout', version: leading ? this.version : this.member.version,
+      role: this.role === 'rank' ? 'rank' : leading ? 'leader' : this.dp ? 'candidate' : 'rollout', version: leading ? this.version : this.member.version,
       rolloutsPerSec: this.member.rolloutsPerSec, busy: leading ? this.state === 'running' : this.member.busy,
       visible: this.o.visible?.() ?? true, lifecycle: this.o.lifecycle?.() ?? 'active', stage: leading ? this.grpoStage : -1, step: this.step,
     };
@@ -173,6 +196,7 @@ export class SwarmSession {
       members, self: this.status(), step: this.step, steps: this.steps, trajectoriesBy: { ...this.trajectoriesBy },
       scheduler: this.scheduler ? { ...this.scheduler.stats, trajectoriesBy: { ...this.scheduler.stats.trajectoriesBy } } : null,
       notes: [...this.notes], state: this.state, error: this.error,
+      dp: this.dp ? { world: this.o.link.dp!.world, rank: this.dp.joined?.rank ?? null, ranks: [...(this.dp.joined?.ranks ?? [])] } : null,
     };
   }
 
@@ -222,6 +246,7 @@ export class SwarmSession {
 
   /** Leads the run until it ends: resumes from the newest checkpoint when there is one. */
   private lead(): Promise<void> {
+    if (this.dp) return (this.leading = this.coordinateDataParallel());
     this.leading = (async () => {
       if (this.state === 'done') return;
       if (this.o.finished?.get()) {
@@ -286,6 +311,81 @@ export class SwarmSession {
       }
     })();
     return this.leading;
+  }
+
+  /**
+   * Data parallel, the tab holding the run's lock: rank 0. Refuses a config that cannot split over
+   * the world size and a run that already has checkpoints (a stopped data-parallel run is not
+   * resumed: its checkpoints stay as they are), then calls for the other ranks.
+   */
+  private async coordinateDataParallel(): Promise<void> {
+    if (this.dp!.joined || this.state === 'done' || this.state === 'failed' || this.state === 'refused') return; // a rank already (the lock came when rank 0 left), or over
+    if (this.o.finished?.get()) {
+      this.state = 'done';
+      return this.note('this data-parallel run has finished already: start a new run from the Swarm panel');
+    }
+    this.role = 'leader';
+    this.leaderId = this.node.selfId;
+    try {
+      const problem = dataParallelProblem(this.cfg, this.o.link.dp!.world);
+      if (problem) throw new Error(`this run cannot train data parallel: ${problem}`);
+      const { complete } = await (await this.o.store()).list();
+      if (complete.length) throw new Error(`this data-parallel run stopped before and has checkpoints (${complete.join(', ')}); they are kept as they are, but resuming a data-parallel run is not built: start a new run from the Swarm panel`);
+      this.changed();
+      await this.dp!.coordinate(this.stopElection.signal);
+      await this.training;
+    } catch (e) {
+      this.fail(e);
+    }
+  }
+
+  /**
+   * One rank's run: the pipeline with this rank's gradient shard (none at world 1: the plain
+   * pipeline). Rank 0 checkpoints (one IndexedDB per run, shared by the tabs); when a rank leaves or
+   * fails every other rank's step fails with its name, the run stops, rank 0 says which checkpoints
+   * it keeps, and this tab says bye so no rank waits for it.
+   */
+  private async trainDataParallel(s: DataParallelStart): Promise<void> {
+    this.role = 'rank';
+    this.leaderId = s.ranks[0];
+    this.state = 'running';
+    this.changed();
+    const store = s.rank === 0 ? await this.o.store() : null;
+    try {
+      const rt = await this.runtime();
+      const result = await runPipeline(rt, this.cfg, {
+        log: (l) => this.log(l),
+        onStage: (_i, st) => {
+          this.steps = st.kind === 'grpo' || st.kind === 'sft' ? st.steps : 0;
+          this.step = 0;
+          this.changed();
+        },
+        onSft: (_i, m) => {
+          this.sftLosses.push(m.loss);
+          this.step = m.step;
+        },
+        onRlStep: (_i, r) => {
+          this.records.push(r);
+          this.step = r.step;
+          this.version = r.version;
+        },
+      }, {
+        model: this.model, shard: s.collective ? gradientShard(rt, s.collective) : undefined,
+        checkpoints: store ? { store, every: this.o.checkpointEvery ?? 1, keepLast: 2 } : undefined,
+      });
+      const values = await result.weights.download();
+      result.weights.destroy();
+      this.finalWeights = await weightsFingerprint(values);
+      this.state = 'done';
+      this.o.finished?.set();
+      this.note(`run finished on rank ${s.rank} of ${s.ranks.length}: ${this.sftLosses.length} SFT and ${this.records.length} GRPO steps; final weights sha256 ${this.finalWeights.sha256.slice(0, 16)}… (the same on every rank)`);
+    } catch (e) {
+      // every rank of a browser sees rank 0's IndexedDB; listed before 'failed' shows (the page reads both at once)
+      const kept = await this.o.store().then((b) => b.list()).then((l) => l.complete, () => null);
+      this.fail(e);
+      if (kept) this.note(kept.length ? `the run stopped; rank 0's checkpoints are intact: ${kept.join(', ')} (resuming a data-parallel run is not built: start a new run)` : 'the run stopped before its first checkpoint');
+      await this.node.stop(`its data-parallel run stopped: ${this.error}`.slice(0, 500));
+    }
   }
 
   /** Stops as a closed tab would (tests): no bye, nothing sent or received, the run stops at its next step. */

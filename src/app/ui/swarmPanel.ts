@@ -10,7 +10,8 @@ export interface SwarmPanel {
   show(v: SwarmView, joinUrl: string): void;
   /** A problem with the link or the run, for the person (null clears it). */
   showError(message: string | null): void;
-  onStart(f: (opts: { relay: string }) => void): void;
+  /** `world`: data parallel over that many tabs; absent: rollout tabs. */
+  onStart(f: (opts: { relay: string; world?: number }) => void): void;
   onLeave(f: () => void): void;
 }
 
@@ -24,9 +25,17 @@ export function createSwarmPanel(): SwarmPanel {
   const error = h('p', { class: 'swarm-error', testid: 'swarm-error', attrs: { role: 'alert', hidden: '' } });
   const relay = h('input', { testid: 'swarm-relay', attrs: { type: 'text', 'aria-label': 'Relay address for other machines (optional)', placeholder: 'relay address for other machines (optional): /ip4/…/ws/p2p/…', size: '48' } });
   const start = h('button', { testid: 'swarm-start', text: 'Start a swarm run' });
+  const mode = h('select', { testid: 'swarm-mode', attrs: { 'aria-label': 'How the tabs share the run' } },
+    h('option', { text: 'rollout tabs (other tabs play, this tab trains)', attrs: { value: 'rollout' } }),
+    h('option', { text: 'data parallel (every tab trains its share of each batch)', attrs: { value: 'dp' } }));
+  const world = h('input', { testid: 'swarm-world', attrs: { type: 'number', min: '1', max: '16', value: '2', 'aria-label': 'Tabs in the data-parallel run (this one included)' } });
+  const worldLabel = h('label', { attrs: { hidden: '' } }, 'tabs: ', world);
+  mode.addEventListener('change', () => {
+    worldLabel.hidden = mode.value !== 'dp';
+  });
   const setup = h('div', { class: 'swarm-setup' },
-    h('p', { text: 'Spread this run over several tabs (rollouts in the other tabs, training here), or over machines through a libp2p relay (npm run relay).' }),
-    relay, ' ', start);
+    h('p', { text: 'Spread this run over several tabs — rollouts in the other tabs with training here, or data parallel: every tab trains its share of each step\'s batch and the gradients are summed across tabs (the run starts once that many tabs opened its link) — or, for rollout tabs, over machines through a libp2p relay (npm run relay).' }),
+    mode, ' ', worldLabel, ' ', relay, ' ', start);
   const link = h('input', { testid: 'swarm-link', attrs: { type: 'text', readonly: '', size: '48' } });
   const copy = h('button', { text: 'Copy', on: { click: () => void navigator.clipboard?.writeText(link.value) } });
   const leave = h('button', { testid: 'swarm-leave', text: 'Leave' });
@@ -46,7 +55,9 @@ export function createSwarmPanel(): SwarmPanel {
       live.hidden = false;
       link.value = joinUrl;
       const leader = v.leaderId ? (v.leaderId === v.selfId ? 'this tab' : short(v.leaderId)) : 'none yet';
-      status.textContent = `Run ${v.runId}: ${v.state}; this tab ${short(v.selfId)} is ${v.role === 'leader' ? 'the leader (it trains)' : 'a rollout actor'}; leader ${leader}; step ${v.step}${v.steps ? ` of ${v.steps}` : ''}` +
+      const role = v.role === 'rank' ? `rank ${v.dp?.rank} of ${v.dp?.world} (data parallel: it trains its share of each batch)`
+        : v.dp ? `${v.role === 'leader' ? 'rank 0' : 'a tab'} waiting for the data-parallel run's ${v.dp.world} tabs` : v.role === 'leader' ? 'the leader (it trains)' : 'a rollout actor';
+      status.textContent = `Run ${v.runId}: ${v.state}; this tab ${short(v.selfId)} is ${role}; ${v.dp ? 'rank 0' : 'leader'} ${leader}; step ${v.step}${v.steps ? ` of ${v.steps}` : ''}` +
         (v.scheduler ? `; chunks ${v.scheduler.chunksDone} done, ${v.scheduler.reassigned} re-assigned (${v.scheduler.frozenReassigned} from frozen tabs), ${v.scheduler.staleResults} stale results rejected, ${v.scheduler.lateOrDuplicateResults} late or duplicate answers ignored, ${v.scheduler.rejectedResults} rejected` : '');
       const self = { id: v.selfId, ...v.self, lastSeen: 0, theirClock: null, joinedAt: 0 };
       rows.replaceChildren(...[self, ...v.members].map((m) => h('tr', { attrs: { 'data-member': m.id } },
@@ -65,7 +76,7 @@ export function createSwarmPanel(): SwarmPanel {
       error.textContent = message ?? '';
     },
     onStart(f) {
-      start.addEventListener('click', () => f({ relay: relay.value.trim() }));
+      start.addEventListener('click', () => f({ relay: relay.value.trim(), ...(mode.value === 'dp' ? { world: Number(world.value) } : {}) }));
     },
     onLeave(f) {
       leave.addEventListener('click', f);

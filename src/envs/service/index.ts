@@ -33,6 +33,6 @@ export type { ServiceTask, ServiceCategory, ServiceGoal, Database as ServiceData
 export { SERVICE_CATEGORIES } from './types';
 export { SERVICE_DEFAULT_LIMITS, ServiceEnv } from './env';
 export { SERVICE_DEFAULT_WEIGHTS } from './reward';
-export { SERVICE_POLICY, STATUS_POLICY, WRITE_POLICY } from './policy';
+export { MULTI_STEP_POLICY, SERVICE_POLICY, STATUS_POLICY, WRITE_POLICY } from './policy';
 export { SERVICE_LEVELS, SERVICE_LEVEL_SPECS, type ServiceLevel } from './levels';
 export { SERVICE_TOOL_SPECS } from './toolSpecs';

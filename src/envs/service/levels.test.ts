@@ -3,6 +3,7 @@ import { formatToolCalls } from '../../tokenizer/toolCalls';
 import { SPLITS } from '../splits';
 import { serviceLevelFamily } from './index';
 import { SERVICE_LEVEL_SPECS, SERVICE_LEVELS } from './levels';
+import { seedDatabase } from './database';
 import type { ServiceTask } from './types';
 import type { Policy } from '../types';
 
@@ -34,12 +35,17 @@ describe('service curriculum levels', () => {
         if (spec.question) expect(task.goal).toMatchObject({ kind: 'info', question: spec.question });
         if (spec.userKnowsOrderId) expect(task.user.knowsOrderId).toBe(true);
         if (spec.emailOnly) expect(task.user.authVia).toBe('email');
+        if (spec.originalPaymentOnly) {
+          // the payment method is the one get_order_details shows (no account read needed)
+          const goal = task.goal as { orderId: string; paymentMethodId: string };
+          expect(goal.paymentMethodId).toBe(seedDatabase(task.dbSeed).orders[goal.orderId].payment_history[0].payment_method_id);
+        }
       }
     }
   });
 
   it('the expert solves every level with full reward on every split, in the turns the level promises', async () => {
-    const maxTurns = { status: 4, write: 6, retail: 8 };
+    const maxTurns = { status: 4, write: 6, 'multi-step': 7, retail: 8 };
     for (const level of SERVICE_LEVELS) {
       const family = serviceLevelFamily(level);
       for (const split of SPLITS) {
@@ -53,6 +59,26 @@ describe('service curriculum levels', () => {
         }
       }
     }
+  });
+
+  it('multi-step: the expert returns and exchanges in 6 and 7 turns, using only ids the conversation showed before', async () => {
+    const family = serviceLevelFamily('multi-step');
+    const turnsOf: Record<string, number[]> = { return: [], exchange: [] };
+    for (const split of SPLITS) {
+      for (let i = 0; i < 10; i++) {
+        const task = family.generateTask(9, i, split);
+        const { last, turns, messages } = await play(task, family.expertPolicy(task, i));
+        expect(last.info.success, task.id).toBe(true);
+        turnsOf[task.category].push(turns);
+        // every id in a write call appeared in an earlier tool result (faithful SFT data)
+        const write = messages.findIndex((m) => m.role === 'assistant' && /_delivered_order_items/.test(m.content));
+        const seen = messages.slice(0, write).filter((m) => m.role === 'tool').map((m) => m.content).join('\n');
+        for (const id of messages[write].content.match(/"(?:\d{10}|[a-z_]+_\d{7})"/g) ?? []) expect(seen, `${task.id}: ${id}`).toContain(id);
+        expect(messages.some((m) => m.role === 'assistant' && m.content.includes('get_user_details'))).toBe(false);
+      }
+    }
+    expect(new Set(turnsOf.return)).toEqual(new Set([6]));
+    expect(new Set(turnsOf.exchange)).toEqual(new Set([7]));
   });
 
   it('a tool the level does not offer is an unknown tool (named choices), and the status tool is not offered at retail', async () => {

@@ -5,17 +5,21 @@
 //           order's status (get_order_status), tell it. 4 expert turns, ~430 trimmed-Qwen3 tokens.
 //   write   one write with confirmation: cancel a pending order or change its address; confirm the
 //           details, act, report. 6 expert turns.
+//   multi-step  a return or an exchange of delivered items: authenticate, read the order (and, for an
+//           exchange, the product's variants), confirm items and payment method, act, report. The
+//           user knows the order id and pays or is refunded with the order's original payment method
+//           (its id is in get_order_details), so no account read is needed. 6–7 expert turns.
 //   retail  the full τ-bench-style task set: seven categories (writes, returns, exchanges, item
 //           swaps, information, forbidden requests), 11 tools, the whole policy. Up to 8 turns.
 // Every level draws its users, products, ids and user phrasings from the same per-split pools
 // (database.ts, catalog.ts, userText.ts), so no level's validation or test content is in any
 // level's training data (src/eval/splitDisjointness.test.ts audits all levels together).
-import { SERVICE_POLICY, STATUS_POLICY, WRITE_POLICY } from './policy';
+import { MULTI_STEP_POLICY, SERVICE_POLICY, STATUS_POLICY, WRITE_POLICY } from './policy';
 import { ORDER_STATUS_TOOL, SERVICE_TOOL_SPECS } from './toolSpecs';
 import type { ServiceCategory } from './types';
 import type { ToolSpec } from '../types';
 
-export const SERVICE_LEVELS = ['status', 'write', 'retail'] as const;
+export const SERVICE_LEVELS = ['status', 'write', 'multi-step', 'retail'] as const;
 export type ServiceLevel = (typeof SERVICE_LEVELS)[number];
 
 export interface ServiceLevelSpec {
@@ -31,6 +35,8 @@ export interface ServiceLevelSpec {
   userKnowsOrderId: boolean;
   /** The user identifies by email only (one value to copy) rather than email or name + zip. */
   emailOnly: boolean;
+  /** Returns and exchanges use the order's original payment method (no account read to find another). */
+  originalPaymentOnly?: boolean;
 }
 
 const byName = (names: readonly string[]): ToolSpec[] =>
@@ -49,6 +55,11 @@ export const SERVICE_LEVEL_SPECS: Readonly<Record<ServiceLevel, ServiceLevelSpec
     categories: ['cancel', 'modify_address'], policy: WRITE_POLICY,
     tools: byName(['find_user_id_by_email', 'find_user_id_by_name_zip', 'get_order_details', 'cancel_pending_order', 'modify_pending_order_address']),
     userKnowsOrderId: true, emailOnly: false,
+  },
+  'multi-step': {
+    categories: ['return', 'exchange'], policy: MULTI_STEP_POLICY,
+    tools: byName(['find_user_id_by_email', 'find_user_id_by_name_zip', 'get_user_details', 'get_order_details', 'get_product_details', 'return_delivered_order_items', 'exchange_delivered_order_items']),
+    userKnowsOrderId: true, emailOnly: false, originalPaymentOnly: true,
   },
   retail: {
     categories: ['cancel', 'modify_address', 'modify_items', 'return', 'exchange', 'info', 'transfer'], policy: SERVICE_POLICY, tools: SERVICE_TOOL_SPECS,

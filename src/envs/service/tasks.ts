@@ -97,19 +97,21 @@ function itemArgs(orderId: string, items: GoalItem[], methodId: string, withNew:
 interface BuildOptions {
   /** Information tasks ask only this question. */
   question?: 'status';
+  /** Returns and exchanges use the order's original payment method. */
+  originalPaymentOnly?: boolean;
 }
 
 type Builder = (db: Database, rng: Rng, split: Split, opts: BuildOptions) => TaskDraft | null;
 
 function swapBuilder(kind: 'modify_items' | 'exchange'): Builder {
-  return (db, rng) => {
+  return (db, rng, _split, opts) => {
     const status = kind === 'modify_items' ? 'pending' : 'delivered';
     const candidates = ordersWhere(db, (o) => o.status === status && swappableItems(db, o, new Rng(0)).length > 0);
     if (candidates.length === 0) return null;
     const order = rng.pick(candidates);
     const items = pickSome(rng, swappableItems(db, order, rng));
     const user = db.users[order.user_id];
-    const method = rng.next() < 0.7 ? originalMethod(db, order) : rng.pick(Object.values(user.payment_methods));
+    const method = opts.originalPaymentOnly || rng.next() < 0.7 ? originalMethod(db, order) : rng.pick(Object.values(user.payment_methods));
     const name = kind === 'modify_items' ? 'modify_pending_order_items' : 'exchange_delivered_order_items';
     const goal: ServiceGoal = { kind, orderId: order.order_id, items, paymentMethodId: method.id };
     return { user, order, goal, goldActions: [{ name, arguments: itemArgs(order.order_id, items, method.id, true) }], requiredFacts: [], paymentMethod: method };
@@ -146,14 +148,14 @@ const BUILDERS: Record<Exclude<ServiceCategory, 'transfer'>, Builder> = {
   },
   modify_items: swapBuilder('modify_items'),
   exchange: swapBuilder('exchange'),
-  return(db, rng) {
+  return(db, rng, _split, opts) {
     const candidates = ordersWhere(db, (o) => o.status === 'delivered');
     if (candidates.length === 0) return null;
     const order = rng.pick(candidates);
     const items = pickSome(rng, order.items.map((it) => asGoalItem(order, it.item_id)));
     const user = db.users[order.user_id];
     const giftCard = Object.values(user.payment_methods).find((m) => m.source === 'gift_card');
-    const method = giftCard && rng.next() < 0.3 ? giftCard : originalMethod(db, order);
+    const method = !opts.originalPaymentOnly && giftCard && rng.next() < 0.3 ? giftCard : originalMethod(db, order);
     return {
       user,
       order,
@@ -209,7 +211,7 @@ function goldReplays(db: Database, actions: WriteAction[]): boolean {
 }
 
 /** Per level, a salt of its task stream (retail keeps 0: its stream is the one every figure so far used). */
-const LEVEL_SALT: Readonly<Record<ServiceLevel, number>> = { retail: 0, status: 0x57a7, write: 0x3217 };
+const LEVEL_SALT: Readonly<Record<ServiceLevel, number>> = { retail: 0, status: 0x57a7, write: 0x3217, 'multi-step': 0x3e7c };
 
 /**
  * Deterministic task for (seed, index, split) of a level (levels.ts; default the full retail set).
@@ -226,7 +228,7 @@ export function generateServiceTask(seed: number, index: number, split: Split, l
     const dbSeed = databaseSeed(mixSeeds(base, attempt, 11), split);
     const db = seedDatabase(dbSeed);
     const rng = new Rng(mixSeeds(base, attempt, 23));
-    const draft = category === 'transfer' ? buildForbidden(db, rng, split, {}) : BUILDERS[category](db, rng, split, { question: spec.question });
+    const draft = category === 'transfer' ? buildForbidden(db, rng, split, {}) : BUILDERS[category](db, rng, split, { question: spec.question, originalPaymentOnly: spec.originalPaymentOnly });
     if (!draft || !goldReplays(db, draft.goldActions)) continue;
     const hint = draft.order ? uniqueProductOf(db, draft.user, draft.order) : '';
     const knowsOrderId = spec.userKnowsOrderId || !draft.order || hint === '' || rng.next() < 0.7;

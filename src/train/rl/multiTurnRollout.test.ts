@@ -142,6 +142,7 @@ describe('multi-turn rollouts with tools and a simulated user (scripted generato
       expect(x.turns).toBeGreaterThan(1); // the user or the coding env answered, and the agent spoke again
       expect(x.end === 'done' || x.end === 'max-turns').toBe(true);
     }
+    expect(new Set(trajs.map((x) => x.family))).toEqual(new Set(['service', 'coding'])); // each episode labelled with its task's family, not the mix's first
     expect(trajs.filter((x) => x.family === 'coding').every((x) => x.faults['no-tool-call'] === x.turns)).toBe(true);
   });
 });

@@ -13,6 +13,7 @@ import { buildStepRecord, generatedTokens, type RlStepRecord } from './rlMetrics
 import { type PromptRenderer, type RolloutConfig, rolloutBatch } from './rollout';
 import type { Trajectory } from './trajectory';
 import { learningRate } from '../schedule';
+import type { GradientShard } from '../optimizerState';
 
 export interface RlLoopConfig {
   /** Optimizer steps. */
@@ -77,6 +78,8 @@ export interface RlResume {
   stopAfter?: number;
   /** Sees every step's drawn episodes (groups of G), their training rewards and which groups were kept, before onStep (trajectory viewers). */
   onRollouts?: (step: number, drawn: readonly Trajectory[], rewards: readonly number[], kept: readonly boolean[]) => void;
+  /** Data parallel (GrpoTrainer.step's shard): every rank plays the same batch and trains its share of the micro-batches. */
+  shard?: GradientShard;
 }
 
 export async function runSyncRl<T extends TaskBase>(
@@ -103,7 +106,7 @@ export async function runSyncRl<T extends TaskBase>(
       const sampled = await sampleWithSignal(roll, { groupSize: grpo.groupSize, tasksPerStep: cfg.tasksPerStep, maxRounds, grpo });
       const t1 = performance.now();
       const lr = learningRate({ lr: cfg.trainer.lr, warmupSteps: cfg.warmupSteps, totalSteps: cfg.steps, minLrRatio: cfg.minLrRatio }, step + 1);
-      const result = await trainer.step(maxRounds > 1 ? sampled.train : sampled.drawn, lr);
+      const result = await trainer.step(maxRounds > 1 ? sampled.train : sampled.drawn, lr, resume.shard);
       const t2 = performance.now();
       const timing = { rolloutSeconds: (t1 - t0) / 1000, trainSeconds: (t2 - t1) / 1000, generatedTokens: generatedTokens(sampled.drawn) };
       // metrics over every group drawn (the trainer saw only the ones with signal when refilling)

@@ -145,7 +145,7 @@ export async function rolloutBatch<T extends TaskBase>(req: RolloutRequest<T>): 
 
 function startEpisode<T extends TaskBase>(req: RolloutRequest<T>, task: T, group: number, sample: number, render: PromptRenderer, fmt: ChatFormatOptions, weights: Record<string, number>): Live {
   const traj: Trajectory = {
-    taskId: task.id, category: task.category, family: req.family.name, group, sample,
+    taskId: task.id, category: task.category, family: task.family, group, sample, // the task's own family: in a mix, req.family is named after its first set
     ids: [], lossMask: [], behaviourLogprobs: [], turnIndex: [],
     reward: zeroReward(weights), turnTotals: [], turnComponents: [], faults: {}, success: false, turns: 0, responseTokens: 0,
     truncated: false, end: 'done', policyVersion: req.policyVersion, messages: [],

@@ -1,0 +1,131 @@
+// Data-parallel runs through SwarmSession (memory transport and locks, llvmpipe): the tab holding the
+// lock calls for ranks, a tab whose link differs (another seed) is refused with the difference named,
+// two agreeing tabs give one tab's SFT losses (≤ 1e-5 relative) and bit-identical weights on both
+// ranks; their GRPO stage plays the same rollouts as the one tab (the micro model earns no reward in
+// so few steps, so every GRPO step is skipped here: GrpoTrainer's data-parallel equivalence on
+// trajectories with rewards is dataParallel.test.ts's); a rank that vanishes mid-run fails the other
+// with its name, rank 0's checkpoints kept.
+import { describe, expect, it } from 'vitest';
+import { testRuntime } from '../gpu/testDevice';
+import { PIPELINE_CONFIG_VERSION, parsePipelineConfig, type PipelineConfig } from '../pipeline/config';
+import { MemoryBackend } from '../storage/memoryBackend';
+import { MICRO_MODEL } from '../train/testing/microModel';
+import { dataParallelProblem, digestDifference, runDigest } from './dataParallelRun';
+import { type SwarmLink } from './link';
+import { MemoryHub } from './memoryTransport';
+import { SwarmSession } from './session';
+import { MemoryLocks } from './testing/memoryLocks';
+
+const config = (seed: number, sftSteps: number, grpoSteps: number): PipelineConfig => parsePipelineConfig({
+  version: PIPELINE_CONFIG_VERSION, preset: 'nano', seed, tasks: [{ family: 'function-calling', level: 'route4' }],
+  context: { maxTotalTokens: 288, maxNewTokensPerTurn: 8, maxTurns: 1 },
+  stages: [
+    { kind: 'sft', data: { source: 'synthetic', examples: 16 }, steps: sftSteps, batchSize: 4, lr: 3e-3, warmupSteps: 0 },
+    ...(grpoSteps ? [{ kind: 'grpo', steps: grpoSteps, tasksPerStep: 2, groupSize: 2, lr: 1e-3, samplingRounds: 1, klCoef: 0, warmupSteps: 0 }] : []),
+  ],
+});
+
+async function until(what: string, ok: () => boolean, ms = 60_000): Promise<void> {
+  const t0 = performance.now();
+  while (!ok()) {
+    if (performance.now() - t0 > ms) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+const rel = (a: number, b: number) => Math.abs(a - b) / Math.max(Math.abs(b), 1e-12);
+
+/** Tabs on one hub and one lock manager; the first one started holds the lock (rank 0). */
+function tabs(links: SwarmLink[], silenceMs: number, store = new MemoryBackend()) {
+  const hub = new MemoryHub();
+  const locks = new MemoryLocks();
+  return {
+    hub, store,
+    sessions: links.map((link, i) => new SwarmSession({
+      link, transport: hub.join(`tab-${i}`), locks, runtime: () => testRuntime('opengles'), store: async () => store,
+      heartbeatMs: 50, silenceMs, collectiveTimeoutMs: 30_000,
+    })),
+  };
+}
+
+describe('data parallel across tabs (SwarmSession)', () => {
+  it('digests name the fields that differ; configs that cannot split are refused', () => {
+    const a = runDigest(config(4, 3, 2), MICRO_MODEL, 2);
+    expect(digestDifference(a, a, 'me', 'them')).toBeNull();
+    expect(digestDifference(a, runDigest(config(5, 3, 2), MICRO_MODEL, 2), 'me', 'them')).toBe('config.seed is 5 in them, 4 in me');
+    expect(digestDifference(a, runDigest(config(4, 3, 2), MICRO_MODEL, 3), 'me', 'them')).toBe('world is 3 in them, 2 in me');
+    expect(digestDifference(a, runDigest(config(4, 4, 2), MICRO_MODEL, 2), 'me', 'them')).toMatch(/^config\.stages\.0 is #[0-9a-f]{16} in them, #[0-9a-f]{16} in me$/);
+    expect(dataParallelProblem(config(4, 3, 2), 3)).toMatch(/stage 0 \(sft\): its batch of 4 rows does not split over 3 tabs/);
+    const stale = { ...config(4, 3, 2), stages: config(4, 3, 2).stages.map((s) => (s.kind === 'grpo' ? { ...s, staleness: 1 } : s)) };
+    expect(dataParallelProblem(stale, 2)).toMatch(/stage 1 \(grpo\): .*remove its staleness/);
+  });
+
+  it('two tabs = one tab (SFT losses ≤ 1e-5 relative, same weights, same GRPO rollouts); a tab with another seed is refused', async () => {
+    const cfg = config(4, 3, 2);
+    const one = tabs([{ v: 1, run: 'run-dp-one', secret: 'secret-dp-test-0001', config: cfg, model: MICRO_MODEL, dp: { world: 1 } }], 10_000);
+    await one.sessions[0].start();
+    await until('one tab finished', () => ['done', 'failed'].includes(one.sessions[0].view().state), 120_000);
+    expect(one.sessions[0].view().error).toBeNull();
+    const link: SwarmLink = { v: 1, run: 'run-dp-two', secret: 'secret-dp-test-0002', config: cfg, model: MICRO_MODEL, dp: { world: 2 } };
+    const two = tabs([link, { ...link, config: config(5, 3, 2) }, link], 10_000); // nobody leaves: a wide window
+    const [r0, other, r1] = two.sessions;
+    await r0.start();
+    await until('rank 0 waits', () => r0.view().role === 'leader');
+    await other.start();
+    await until('the other seed refused', () => other.view().state === 'refused');
+    expect(other.view().error).toMatch(/this tab would train a different run than rank 0 \(tab-0\): config\.seed is 5 in this tab's link, 4 in rank 0's run/);
+    await r1.start();
+    await until('both ranks finished', () => [r0, r1].every((s) => ['done', 'failed'].includes(s.view().state)), 120_000);
+    for (const s of [r0, r1]) expect(s.view().error).toBeNull();
+    expect(r0.view().dp).toEqual({ world: 2, rank: 0, ranks: ['tab-0', 'tab-2'] });
+    expect(r1.view().dp?.rank).toBe(1);
+    const want = one.sessions[0];
+    expect(want.sftLosses).toHaveLength(3);
+    expect(want.records).toHaveLength(2);
+    for (const s of [r0, r1]) {
+      for (const [i, l] of want.sftLosses.entries()) expect(rel(s.sftLosses[i], l), `sft step ${i + 1}`).toBeLessThanOrEqual(1e-5);
+      for (const [i, r] of want.records.entries()) {
+        expect(s.records[i].skipped).toBe(r.skipped);
+        for (const k of ['reward', 'episodes', 'rollout/generated_tokens', 'rollout/episode_tokens']) expect(s.records[i].metrics[k], `grpo step ${i + 1} ${k}`).toBe(r.metrics[k]);
+      }
+    }
+    expect(r1.finalWeights!.sha256).toBe(r0.finalWeights!.sha256);
+    const [a, b] = [r0.finalWeights!.values!, want.finalWeights!.values!];
+    expect(Math.max(...a.map((x, i) => Math.abs(x - b[i])))).toBeLessThanOrEqual(1e-4);
+    for (const s of [...one.sessions, ...two.sessions]) await s.stop();
+  }, 300_000);
+
+  it('a rank that leaves mid-run stops the other with its name; rank 0 keeps its checkpoints', async () => {
+    const link: SwarmLink = { v: 1, run: 'run-dp-leave', secret: 'secret-dp-test-0003', config: config(4, 400, 0), model: MICRO_MODEL, dp: { world: 2 } };
+    const { hub, store, sessions: [r0, r1] } = tabs([link, link], 1500);
+    await r0.start();
+    await r1.start();
+    await until('3 steps', () => r0.sftLosses.length >= 3, 120_000);
+    r1.abandon(() => hub.vanish('tab-1')); // its tab closes: no bye
+    await until('rank 0 stopped', () => r0.view().state !== 'running', 30_000);
+    const v = r0.view();
+    expect(v.state).toBe('failed');
+    expect(v.error).toMatch(/rank 1 \(tab-1\) left \(silent .*\): the data-parallel run cannot go on without it/);
+    expect(v.notes.join('\n')).toMatch(/rank 0's checkpoints are intact: .*sft/);
+    const steps = r0.sftLosses.length;
+    expect((await store.list()).complete.length).toBeGreaterThan(0);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(r0.sftLosses.length).toBe(steps); // it does not go on alone
+  }, 300_000);
+
+  it('rank 0 leaving stops rank 1, which then holds the lock without starting the run again', async () => {
+    const link: SwarmLink = { v: 1, run: 'run-dp-leave-0', secret: 'secret-dp-test-0004', config: config(4, 400, 0), model: MICRO_MODEL, dp: { world: 2 } };
+    const { hub, sessions: [r0, r1] } = tabs([link, link], 1500);
+    await r0.start();
+    await r1.start();
+    await until('3 steps', () => r1.sftLosses.length >= 3, 120_000);
+    r0.abandon(() => hub.vanish('tab-0'));
+    await until('rank 1 stopped', () => r1.view().state !== 'running', 30_000);
+    expect(r1.view().error).toMatch(/rank 0 \(tab-0\) left \(silent .*\): the data-parallel run cannot go on without it/);
+    expect(r1.view().notes.join('\n')).toMatch(/rank 0's checkpoints are intact: \S+/);
+    await r0.leading; // rank 0's own step fails too, and its lock goes to rank 1
+    await until('rank 1 holds the lock', () => r1.leading !== null);
+    await r1.leading;
+    expect(r1.view()).toMatchObject({ state: 'failed', role: 'rank' });
+  }, 300_000);
+});
