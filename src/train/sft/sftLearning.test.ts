@@ -47,5 +47,5 @@ describe('SFT learning (nano, llvmpipe)', () => {
     expect(rightTool / chats.length).toBeGreaterThanOrEqual(0.9);
     expect(exact / chats.length).toBeGreaterThanOrEqual(0.9);
     w.destroy();
-  }, 1_200_000);
+  }, 1_800_000); // ≈ 12 min alone in the suite; 20 min was exceeded once when another learning run shared the 2 cores
 });
