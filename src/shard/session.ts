@@ -244,17 +244,24 @@ export class SwarmSession {
     this.note(`run failed: ${this.error}`);
   }
 
+  /** Becomes the leader, unless the run has finished already (then says so and returns false). */
+  private takeLead(finishedNote: string): boolean {
+    if (this.o.finished?.get()) {
+      this.state = 'done';
+      this.note(finishedNote);
+      return false;
+    }
+    this.role = 'leader';
+    this.leaderId = this.node.selfId;
+    return true;
+  }
+
   /** Leads the run until it ends: resumes from the newest checkpoint when there is one. */
   private lead(): Promise<void> {
     if (this.dp) return (this.leading = this.coordinateDataParallel());
     this.leading = (async () => {
       if (this.state === 'done') return;
-      if (this.o.finished?.get()) {
-        this.state = 'done';
-        return this.note('this run has finished already (another tab led it to its end)');
-      }
-      this.role = 'leader';
-      this.leaderId = this.node.selfId;
+      if (!this.takeLead('this run has finished already (another tab led it to its end)')) return;
       try {
         const rt = await this.runtime();
         const store = await this.o.store();
@@ -320,12 +327,7 @@ export class SwarmSession {
    */
   private async coordinateDataParallel(): Promise<void> {
     if (this.dp!.joined || this.state === 'done' || this.state === 'failed' || this.state === 'refused') return; // a rank already (the lock came when rank 0 left), or over
-    if (this.o.finished?.get()) {
-      this.state = 'done';
-      return this.note('this data-parallel run has finished already: start a new run from the Swarm panel');
-    }
-    this.role = 'leader';
-    this.leaderId = this.node.selfId;
+    if (!this.takeLead('this data-parallel run has finished already: start a new run from the Swarm panel')) return;
     try {
       const problem = dataParallelProblem(this.cfg, this.o.link.dp!.world);
       if (problem) throw new Error(`this run cannot train data parallel: ${problem}`);
