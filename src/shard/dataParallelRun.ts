@@ -13,6 +13,7 @@ import type { PipelineConfig } from '../pipeline/config';
 import { Collective } from './collective';
 import type { HeaderOf } from './protocol';
 import type { SwarmNode } from './swarmNode';
+import { sha256Hex } from '../storage/format';
 
 /** What a rank will train, field by field (keys: `world`, `model`, `config.<field>`, `config.stages.<i>`). */
 export type RunDigest = Record<string, string>;
@@ -187,6 +188,5 @@ export async function weightsFingerprint(values: Map<string, Float32Array>): Pro
     all.set(v, at);
     at += v.length;
   }
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', all));
-  return { sha256: [...digest].map((b) => b.toString(16).padStart(2, '0')).join(''), values: total <= 4_000_000 ? all : null };
+  return { sha256: await sha256Hex(new Uint8Array(all.buffer)), values: total <= 4_000_000 ? all : null };
 }
