@@ -2,7 +2,9 @@
 // in Node on Dawn's OpenGL ES adapter: rows = the shared model, each specialist, the multi-task model,
 // one merged model per method, the cheap baselines; columns = per task set on the test split: success,
 // mean reward and its components, with n and 95 % intervals. Prints markdown; --out writes JSON;
-// --save writes the shared model and the specialists (one base) as HF folders for npm run merge.
+// --save writes the shared model and the specialists (one base) as HF folders for npm run merge;
+// --tune chooses each method's hyper-parameters on validation first; --seeds runs one table per seed
+// and prints the mean and range over seeds.
 // Run through the WGSL loader: tsx --import ./scripts/lib/wgslLoader.mjs scripts/merge-table.ts …
 import { existsSync, statSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
@@ -12,7 +14,8 @@ import { nodeGpu } from '../src/gpu/nodeGpu';
 import { GpuRuntime } from '../src/gpu/runtime';
 import { PRESETS } from '../src/model/config';
 import { type MergeTableRow, runMergeTable } from '../src/pipeline/mergeTable';
-import { formatMergeTableMarkdown, mergeTableJson } from '../src/pipeline/mergeTableFormat';
+import { formatMergeTableMarkdown, type MergeTableJson, mergeTableJson } from '../src/pipeline/mergeTableFormat';
+import { formatSeedSummary, summarizeSeeds } from '../src/pipeline/mergeTableSeeds';
 import { exportFiles } from '../src/storage/export/exportModel';
 import { writeFolder } from '../src/storage/hfFolder';
 import { tokenizerForModel } from '../src/tokenizer';
@@ -31,15 +34,27 @@ async function main(): Promise<void> {
   const ctx = await acquireDevice({ gpu: nodeGpu('opengles'), featureLevel: 'compatibility' });
   const rt = new GpuRuntime(ctx);
   const adapter = describeContext(ctx);
-  log(`adapter: ${adapter}; preset ${args.config.preset}, seed ${args.config.seed}, n ${args.n}, methods ${args.methods.join(', ')}`);
+  log(`adapter: ${adapter}; preset ${args.config.preset}, seeds ${args.seeds.join(', ')}, n ${args.n}, methods ${args.methods.join(', ')}${args.tune ? `, tuned on ${args.tune.n} validation tasks per task set` : ''}`);
   const onRow = (row: MergeTableRow) => log(`row ${row.label}: ${Object.entries(row.cells).map(([set, c]) => `${set} success ${c.success.successes}/${c.n}, reward ${c.reward.mean.toFixed(3)} [${c.reward.lo.toFixed(3)}, ${c.reward.hi.toFixed(3)}] (${Object.entries(c.components).map(([k, m]) => `${k} ${m.mean.toFixed(3)}`).join(', ')})`).join('; ')}`);
-  const r = await runMergeTable(rt, { config: args.config, methods: args.methods, n: args.n, log, onRow });
-  console.log(formatMergeTableMarkdown(r));
+  const runs: (MergeTableJson & { config: typeof args.config })[] = [];
+  let r: Awaited<ReturnType<typeof runMergeTable>> | null = null;
+  for (const seed of args.seeds) {
+    const config = { ...args.config, seed };
+    if (args.seeds.length > 1) console.log(`\n### Seed ${seed}\n`);
+    r = await runMergeTable(rt, { config, methods: args.methods, n: args.n, log, onRow, ...(args.tune ? { tune: args.tune } : {}) });
+    console.log(formatMergeTableMarkdown(r));
+    if (r.tuning.length) log(`tuning cost: ${r.tuning.reduce((s, t) => s + t.candidates.length, 0)} candidate evaluations, ${r.tuning.reduce((s, t) => s + t.episodes, 0)} validation episodes (splits evaluated by the tuner: ${[...new Set(r.tuning.flatMap((t) => t.splits))].join(', ')})`);
+    runs.push({ config, ...mergeTableJson(r) });
+  }
+  const summary = args.seeds.length > 1 ? summarizeSeeds(runs) : null;
+  if (summary) console.log(`\n### Over seeds\n\n${formatSeedSummary(summary)}`);
   if (args.out) {
-    await writeFile(args.out, `${JSON.stringify({ adapter, config: args.config, ...mergeTableJson(r) }, null, 2)}\n`);
+    const body = summary ? { adapter, runs, summary } : { adapter, ...runs[0] };
+    await writeFile(args.out, `${JSON.stringify(body, null, 2)}\n`);
     log(`wrote ${args.out}`);
   }
-  if (args.save) {
+  if (args.save && r) {
+    if (args.seeds.length > 1) log(`--save: the last seed's (${args.seeds.at(-1)}) models`);
     const cfg = PRESETS[args.config.preset];
     const tok = await tokenizerForModel(cfg);
     const ids = { eosId: tok.imEndId, padId: tok.padId };

@@ -4,12 +4,17 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { parsePipelineConfig, type PipelineConfig, specialistEntries, type StageConfig } from '../../src/pipeline/config';
 import { methodsFor } from '../../src/pipeline/mergeTable';
+import { DEFAULT_TUNE_GRID, parseGridList, type TuneGrid } from '../../src/pipeline/mergeTune';
 import { mergeExample } from '../../src/pipeline/presets';
 
 export interface MergeTableArgs {
   config: PipelineConfig;
   methods: string[];
   n: number;
+  /** Run seeds: one whole table per seed (the first is config.seed); several → a summary with mean and range. */
+  seeds: number[];
+  /** --tune: each method's hyper-parameters chosen on n validation tasks per task set from the grid. */
+  tune?: { grid: TuneGrid; n: number };
   out?: string;
   save?: string;
   help: boolean;
@@ -21,14 +26,22 @@ export const MERGE_TABLE_USAGE = `usage: npm run merge-table -- [options]
   method; scores every model on the same test tasks of every task set beside the cheap baselines.
   --config FILE          a pipeline config (JSON, e.g. saved from the page) with specialist stages
                          (default: the page's "All + merge" example: route4 + service status + coding one-liners, nano-q)
-  --seed S               run seed (default: the config's)
+  --seed S | --seeds 1,2,3   run seed(s) (default: the config's); several seeds → one table per seed, then
+                         per row and task set the mean [min, max] over seeds of success and mean reward
   --shared-sft-steps N   steps of the shared SFT stage (the config's first non-specialist SFT)
   --specialist-sft-steps N   steps of the specialist SFT stage (per specialist)
   --specialist-sft-examples N  verified conversations of the specialist SFT stage (per specialist)
   --grpo-steps N         steps of the specialist GRPO stage (per specialist; 0 drops the stage)
   --methods M[,M]        merge methods (default: every method that takes that many models; slerp takes two)
   --n N                  test tasks per task set (default 16)
-  --out FILE             write the table as JSON
+  --tune                 choose each merge method's hyper-parameters on the VALIDATION split first (off by
+                         default: it costs candidates × task sets × --tune-n greedy episodes), then score the
+                         choice on test; criterion: mean reward over task sets, then success, then grid order
+  --tune-n N             validation tasks per task set per candidate (default: half of --n, rounded up)
+  --tune-lambda L[,L]    λ grid for task-arithmetic, ties, dare-linear, dare-ties (default 0.3,0.5,0.7,1)
+  --tune-density D[,D]   density grid for ties, dare-linear, dare-ties (default 0.3,0.5,0.7)
+  --tune-t T[,T]         t grid for slerp (default 0.3,0.5,0.7); linear and ram have nothing to tune
+  --out FILE             write the table as JSON (several seeds: {runs: one table per seed, summary})
   --save DIR             the shared model (DIR/base), each specialist (DIR/<family>-<level>) and the multi-task
                          model (DIR/multi-task) as HF folders, for npm run merge`;
 
@@ -42,7 +55,8 @@ export function parseMergeTableArgs(argv: readonly string[]): MergeTableArgs {
   const { values: v, tokens } = parseArgs({
     args: [...argv], strict: true, allowPositionals: false, tokens: true,
     options: {
-      config: { type: 'string' }, seed: { type: 'string' }, 'shared-sft-steps': { type: 'string' }, 'specialist-sft-steps': { type: 'string' },
+      config: { type: 'string' }, seed: { type: 'string' }, seeds: { type: 'string' }, tune: { type: 'boolean' }, 'tune-n': { type: 'string' },
+      'tune-lambda': { type: 'string' }, 'tune-density': { type: 'string' }, 'tune-t': { type: 'string' }, 'shared-sft-steps': { type: 'string' }, 'specialist-sft-steps': { type: 'string' },
       'specialist-sft-examples': { type: 'string' }, 'grpo-steps': { type: 'string' }, methods: { type: 'string' }, n: { type: 'string' },
       out: { type: 'string' }, save: { type: 'string' }, help: { type: 'boolean', short: 'h' },
     },
@@ -54,7 +68,7 @@ export function parseMergeTableArgs(argv: readonly string[]): MergeTableArgs {
     seen.add(t.name);
   }
   let config = v.config === undefined ? mergeExample() : parsePipelineConfig(JSON.parse(readFileSync(v.config, 'utf8')));
-  const args: MergeTableArgs = { config, methods: [], n: 16, help: v.help === true };
+  const args: MergeTableArgs = { config, methods: [], n: 16, seeds: [config.seed], help: v.help === true };
   if (args.help) return args;
   let stages: StageConfig[] = [...config.stages];
   const replace = (pick: (s: StageConfig) => boolean, flag: string, change: (s: StageConfig) => StageConfig | null) => {
@@ -77,10 +91,28 @@ export function parseMergeTableArgs(argv: readonly string[]): MergeTableArgs {
     const steps = count('grpo-steps', v['grpo-steps'], 0);
     replace((s) => s.kind === 'grpo' && s.specialists === true, 'grpo-steps', (s) => (steps === 0 ? null : { ...s, steps }) as StageConfig | null);
   }
-  config = parsePipelineConfig({ ...config, stages, ...(v.seed === undefined ? {} : { seed: count('seed', v.seed, 0) }) });
+  if (v.seed !== undefined && v.seeds !== undefined) throw new Error('give --seed or --seeds, not both');
+  if (v.seed !== undefined) args.seeds = [count('seed', v.seed, 0)];
+  if (v.seeds !== undefined) {
+    args.seeds = v.seeds.split(',').map((x) => count('seeds', x, 0));
+    if (new Set(args.seeds).size !== args.seeds.length) throw new Error(`--seeds ${v.seeds}: a seed is listed twice`);
+  }
+  config = parsePipelineConfig({ ...config, stages, seed: args.seeds[0] });
   args.config = config;
   args.methods = v.methods === undefined ? methodsFor(specialistEntries(config).length) : v.methods.split(',').map((m) => m.trim());
   if (v.n !== undefined) args.n = count('n', v.n, 1);
+  const tuneFlags = (['tune-n', 'tune-lambda', 'tune-density', 'tune-t'] as const).filter((f) => v[f] !== undefined);
+  if (v.tune !== true && tuneFlags.length) throw new Error(`--${tuneFlags[0]} sets up tuning: add --tune`);
+  if (v.tune === true) {
+    args.tune = {
+      n: v['tune-n'] === undefined ? Math.ceil(args.n / 2) : count('tune-n', v['tune-n'], 1),
+      grid: {
+        lambda: v['tune-lambda'] === undefined ? DEFAULT_TUNE_GRID.lambda : parseGridList('tune-lambda', v['tune-lambda'], -100, 100),
+        density: v['tune-density'] === undefined ? DEFAULT_TUNE_GRID.density : parseGridList('tune-density', v['tune-density'], 0, 1, true),
+        t: v['tune-t'] === undefined ? DEFAULT_TUNE_GRID.t : parseGridList('tune-t', v['tune-t'], 0, 1),
+      },
+    };
+  }
   if (v.out !== undefined) args.out = v.out;
   if (v.save !== undefined) args.save = v.save;
   return args;

@@ -70,6 +70,37 @@ describe('merge table', () => {
     expect(mergeTableJson({ ...again, seconds: r.seconds }).rows).toEqual(mergeTableJson(r).rows);
   }, 180_000);
 
+  it('--tune: each candidate scored on validation only, the best by mean validation reward merged and scored on test', async () => {
+    const rt = await testRuntime('opengles');
+    const grid = { lambda: [0.5, 1], density: [0.5], t: [0.5] };
+    const r = await runMergeTable(rt, { config, methods: ['task-arithmetic', 'linear'], n: 2, tune: { grid, n: 1 } }, { model: MICRO_MODEL, initial: initialWeights(MICRO_MODEL, 3) });
+    expect(r.tuning.map((t) => t.method)).toEqual(['task-arithmetic']); // linear has nothing to tune
+    const [t] = r.tuning;
+    expect(t.candidates.map((c) => c.hyper)).toEqual([{ lambda: 0.5 }, { lambda: 1 }]);
+    for (const c of t.candidates) for (const cell of Object.values(c.score.cells)) expect(cell.n).toBe(1);
+    const best = t.candidates.reduce((b, c) => (c.score.reward > b.score.reward || (c.score.reward === b.score.reward && c.score.success > b.score.success) ? c : b));
+    expect(t.chosen).toEqual(best.hyper);
+    // the splits: the tuner asked for validation only; every tuning run was a validation run and came before the method's test run
+    expect(t.splits).toEqual(['validation', 'validation']);
+    const tuneRuns = r.evaluations.filter((e) => e.what.startsWith('tune '));
+    expect(tuneRuns).toEqual([{ what: 'tune task-arithmetic', split: 'validation', n: 1 }, { what: 'tune task-arithmetic', split: 'validation', n: 1 }]);
+    expect(r.evaluations.filter((e) => e.split === 'validation')).toEqual(tuneRuns);
+    const lastTune = r.evaluations.map((e) => e.what).lastIndexOf('tune task-arithmetic');
+    expect(r.evaluations.findIndex((e) => e.what === 'merge task-arithmetic' && e.split === 'test')).toBeGreaterThan(lastTune);
+    // the row is the chosen merge, scored on test
+    const { base, models: specialists } = r.specialists;
+    const seed = mergeStageSeed(config.seed, mergeTableConfigs(config, ['task-arithmetic', 'linear'], 2).mergeStage);
+    const options = mergeOptions(MERGE_METHODS['task-arithmetic'], 2, { lambda: t.chosen.lambda, seed });
+    const expected = new Map([...base.keys()].map((name) => [name, MERGE_METHODS['task-arithmetic'].merge({ name, base: base.get(name)!, models: specialists.map((x) => x.weights.get(name)!) }, options)]));
+    const row = r.rows.find((x) => x.label === 'merge task-arithmetic')!;
+    expect(row).toMatchObject({ digest: weightsDigest(expected), mergeOptions: options, tuning: { chosen: t.chosen, validationReward: t.score.reward, validationN: 1, candidates: 2 } });
+    for (const c of Object.values(row.cells)) expect(c.n).toBe(2);
+    expect(r.rows.find((x) => x.label === 'merge linear')!.tuning).toBeUndefined();
+    const md = formatMergeTableMarkdown(r);
+    expect(md).toContain(`| merge task-arithmetic (λ ${t.chosen.lambda}; validation reward ${t.score.reward.toFixed(3)}) |`);
+    expect(md).toContain('Cost: 2 candidate evaluations, 4 validation episodes.');
+  }, 120_000);
+
   it('refuses a config without specialists and a method that cannot merge that many', () => {
     const plain = parsePipelineConfig({ ...config, stages: [SFT] });
     expect(() => mergeTableConfigs(plain, ['ties'], 2)).toThrow(/trains no specialists/);

@@ -9,6 +9,9 @@
 // task set (tasks 0 … n−1, the run seed's stream), beside the cheap baselines on those tasks.
 // Success: Wilson 95 % interval; mean reward and each reward component: normal approximation
 // (mean ± 1.96·s/√n, not clipped). Rows carry a digest of the weights that were evaluated.
+// With `tune`, each method's hyper-parameters are first chosen on the VALIDATION split (mergeTune.ts:
+// grid, criterion, tie-break) and only the chosen merge is scored on TEST; `evaluations` records the
+// split of every evaluation run, in order.
 import { taskSetName } from '../envs/taskMix';
 import { taskSet } from '../envs/taskSets';
 import { baselineOutcomes } from '../eval/baselines';
@@ -16,8 +19,9 @@ import { wilson, Z95, type Rate } from '../eval/report';
 import type { GpuRuntime } from '../gpu/runtime';
 import { MERGE_METHODS, type MergeOptions } from '../train/merge/methods';
 import type { Trajectory } from '../train/rl/trajectory';
-import { type EvalStageConfig, type MergeStageConfig, parsePipelineConfig, type PipelineConfig, specialistEntries, type StageConfig } from './config';
+import { type EvalSplit, type EvalStageConfig, type MergeStageConfig, parsePipelineConfig, type PipelineConfig, specialistEntries, type StageConfig } from './config';
 import { mergeSpecialists, mergeStageSeed, type PendingSpecialists } from './specialists';
+import { formatHyper, type MergeHyper, mergeCandidates, type TuneGrid, type TuneResult, tuneMerge } from './mergeTune';
 import { type PipelineOptions, runPipeline } from './runner';
 
 type Weights = Map<string, Float32Array>;
@@ -51,6 +55,15 @@ export interface MergeTableRow {
   digest?: string;
   /** A merged row's merge options (weights, density, λ, t, seed, ε). */
   mergeOptions?: MergeOptions;
+  /** A tuned merged row: the hyper-parameters chosen on validation and the validation score they won with. */
+  tuning?: { chosen: MergeHyper; validationReward: number; validationSuccess: number; validationN: number; candidates: number };
+}
+
+/** One evaluation run of the table: what was scored, on which split, how many tasks per task set. */
+export interface EvalRecord {
+  what: string;
+  split: EvalSplit;
+  n: number;
 }
 
 export interface MergeTableResult {
@@ -59,6 +72,10 @@ export interface MergeTableResult {
   /** Test tasks per task set. */
   n: number;
   taskSets: string[];
+  /** Per tuned method: every candidate's validation score and the choice (empty without tuning). */
+  tuning: TuneResult[];
+  /** Every evaluation run in order, with its split (the tuning runs are all 'validation'). */
+  evaluations: EvalRecord[];
   methods: string[];
   rows: MergeTableRow[];
   /** Forward-token-equivalents (compute.ts) of the specialist stages, all specialists together, and of the multi-task model's stages. */
@@ -82,6 +99,8 @@ export interface MergeTableRequest {
   log?: (line: string) => void;
   /** Each model row as soon as it is scored (a long run's figures survive a stop). */
   onRow?: (row: MergeTableRow) => void;
+  /** Choose each method's hyper-parameters on the validation split first (n validation tasks per task set). */
+  tune?: { grid: TuneGrid; n: number };
 }
 
 const isTraining = (s: StageConfig): s is Extract<StageConfig, { kind: 'sft' | 'grpo' }> => s.kind === 'sft' || s.kind === 'grpo';
@@ -114,11 +133,15 @@ export function mergeTableConfigs(cfg: PipelineConfig, methods: readonly string[
   });
   const parse = (stages: StageConfig[]) => parsePipelineConfig({ ...cfg, stages });
   return {
-    specialistsRun: parse(specialistsStages), multiTaskRun: parse([...multi, test(MULTI_LABEL)]), evalRun: parse([test(MERGED_LABEL)]),
+    specialistsRun: parse(specialistsStages), multiTaskRun: parse([...multi, test(MULTI_LABEL)]), evalRun: evalOnlyConfig(cfg, 'test', n),
     mergeStage: specialistsStages.length - 1,
     specialistStages: special.map((_, j) => shared.length + 1 + j),
   };
 }
+
+/** An eval-only run of the config: n tasks per task set of `split`, no baselines. */
+export const evalOnlyConfig = (cfg: PipelineConfig, split: EvalSplit, n: number): PipelineConfig =>
+  parsePipelineConfig({ ...cfg, stages: [{ kind: 'eval', label: MERGED_LABEL, split, n, baselines: false }] });
 
 const BASE_LABEL = 'base (shared SFT)';
 const SPECIALIST_LABEL = 'specialist';
@@ -138,6 +161,7 @@ export async function runMergeTable(rt: GpuRuntime, req: MergeTableRequest, opts
   };
   const cells = (label: string): Record<string, CellScore> => Object.fromEntries(taskSets.map((set) => [set, cellOf(episodes.get(`${label}\t${set}`) ?? [], n, `${label} on ${set}`)]));
   const rows: MergeTableRow[] = [];
+  const evaluations: EvalRecord[] = [];
   const add = (row: MergeTableRow) => {
     rows.push(row);
     req.onRow?.(row);
@@ -145,6 +169,7 @@ export async function runMergeTable(rt: GpuRuntime, req: MergeTableRequest, opts
 
   let t0 = performance.now();
   let specialists: PendingSpecialists | null = null;
+  evaluations.push({ what: 'shared model, specialists', split: 'test', n });
   const a = await runPipeline(rt, plan.specialistsRun, { log, onEvalEpisodes, onSpecialists: (_i, p) => { specialists = p; } }, opts);
   const firstMerged = await a.weights.download();
   a.weights.destroy();
@@ -157,6 +182,7 @@ export async function runMergeTable(rt: GpuRuntime, req: MergeTableRequest, opts
 
   t0 = performance.now();
   log(`multi-task model: the specialist stages on the whole mix, ${sp.models.length}× the steps, from the same shared model`);
+  evaluations.push({ what: 'multi-task', split: 'test', n });
   const b = await runPipeline(rt, plan.multiTaskRun, { log, onEvalEpisodes }, { ...opts, initial: sp.base });
   const multiTask = await b.weights.download();
   b.weights.destroy();
@@ -165,18 +191,40 @@ export async function runMergeTable(rt: GpuRuntime, req: MergeTableRequest, opts
 
   t0 = performance.now();
   const merged = new Map<string, Weights>();
-  for (const method of methods) {
-    const stage: MergeStageConfig = cfg.stages.find((s): s is MergeStageConfig => s.kind === 'merge' && s.method === method) ?? { kind: 'merge', method };
-    // the first method is the specialists' run's own merge stage; the others the same code on the same specialists
-    const { weights: mergedWeights, record } = method === methods[0] ? { weights: firstMerged, record: a.merges[0] } : await mergeSpecialists(plan.mergeStage, stage, sp, mergeStageSeed(cfg.seed, plan.mergeStage));
-    const weights = mergedWeights;
-    merged.set(method, weights);
-    log(`merge ${method}: evaluating on ${n} test tasks per task set`);
+  const tuning: TuneResult[] = [];
+  // one eval-only run of the pipeline on `split` (the same evaluation as every other row); returns the weights it evaluated
+  const score = async (weights: Weights, split: EvalSplit, tasks: number, what: string): Promise<{ cells: Record<string, CellScore>; evaluated: Weights }> => {
+    evaluations.push({ what, split, n: tasks });
     for (const key of [...episodes.keys()]) if (key.startsWith(`${MERGED_LABEL}\t`)) episodes.delete(key);
-    const r = await runPipeline(rt, plan.evalRun, { onEvalEpisodes }, { ...opts, initial: weights });
+    const r = await runPipeline(rt, split === 'test' && tasks === n ? plan.evalRun : evalOnlyConfig(cfg, split, tasks), { onEvalEpisodes }, { ...opts, initial: weights });
     const evaluated = await r.weights.download();
     r.weights.destroy();
-    add({ label: `merge ${method}`, kind: 'merge', cells: cells(MERGED_LABEL), digest: weightsDigest(evaluated), mergeOptions: record.options });
+    return { cells: Object.fromEntries(taskSets.map((set) => [set, cellOf(episodes.get(`${MERGED_LABEL}\t${set}`) ?? [], tasks, `${what} on ${set} (${split})`)])), evaluated };
+  };
+  for (const method of methods) {
+    const given: MergeStageConfig = cfg.stages.find((s): s is MergeStageConfig => s.kind === 'merge' && s.method === method) ?? { kind: 'merge', method };
+    const mergeWith = (h: MergeHyper) => mergeSpecialists(plan.mergeStage, { ...given, ...h }, sp, mergeStageSeed(cfg.seed, plan.mergeStage));
+    const candidates = req.tune ? mergeCandidates(method, req.tune.grid) : [];
+    let tuned: TuneResult | null = null;
+    if (candidates.length > 0) {
+      const tn = req.tune!.n;
+      log(`merge ${method}: tuning on the validation split, ${candidates.length} candidates × ${taskSets.length} task sets × ${tn} tasks`);
+      tuned = await tuneMerge({
+        method, candidates, n: tn, log,
+        merge: async (h) => (await mergeWith(h)).weights,
+        score: async (w, split, tasks) => (await score(w, split, tasks, `tune ${method}`)).cells,
+      });
+      tuning.push(tuned);
+    }
+    // untuned: the first method is the specialists' run's own merge stage; the others the same code on the same specialists
+    const { weights, record } = tuned ? await mergeWith(tuned.chosen) : method === methods[0] ? { weights: firstMerged, record: a.merges[0] } : await mergeWith({});
+    merged.set(method, weights);
+    log(`merge ${method}${tuned ? ` (${formatHyper(tuned.chosen)}, chosen on validation)` : ''}: evaluating on ${n} test tasks per task set`);
+    const r = await score(weights, 'test', n, `merge ${method}`);
+    add({
+      label: `merge ${method}`, kind: 'merge', cells: r.cells, digest: weightsDigest(r.evaluated), mergeOptions: record.options,
+      ...(tuned ? { tuning: { chosen: tuned.chosen, validationReward: tuned.score.reward, validationSuccess: tuned.score.success, validationN: tuned.score.n, candidates: tuned.candidates.length } } : {}),
+    });
   }
   const mergesSeconds = (performance.now() - t0) / 1000;
 
@@ -192,7 +240,7 @@ export async function runMergeTable(rt: GpuRuntime, req: MergeTableRequest, opts
   }
   rows.push(...baselineRows.values());
   return {
-    split: 'test', seed: cfg.seed, n, taskSets, methods: [...methods], rows,
+    split: 'test', seed: cfg.seed, n, taskSets, methods: [...methods], rows, tuning, evaluations,
     compute: { specialists: specialistsCompute, multiTask: plan.multiTaskRun.stages.reduce((sum, _s, i) => sum + b.compute.stage(i), 0) },
     seconds: { specialistsRun, multiTaskRun, merges: mergesSeconds },
     specialists: sp, multiTask, merged,

@@ -1,12 +1,16 @@
 // The merge table as markdown and as JSON (no weights): one overview (success and mean reward per
 // task set), one detail table per task set (success, reward, every reward component), and the gap
 // of each merged / multi-task / base model to the task set's own specialist.
-import type { CellScore, MeanInterval, MergeTableResult, MergeTableRow } from './mergeTable';
+import type { CellScore, EvalRecord, MeanInterval, MergeTableResult, MergeTableRow } from './mergeTable';
+import { formatHyper, type TuneResult } from './mergeTune';
 
 const pct = (x: number) => (100 * x).toFixed(1);
 const num = (x: number) => x.toFixed(3);
 const success = (c: CellScore) => `${pct(c.success.rate)} % [${pct(c.success.lo)}, ${pct(c.success.hi)}]`;
 const mean = (m: MeanInterval) => `${num(m.mean)} [${num(m.lo)}, ${num(m.hi)}]`;
+
+/** A tuned merge names its validation choice and the validation reward it won with. */
+const rowName = (x: MergeTableRow) => (x.tuning ? `${x.label} (${formatHyper(x.tuning.chosen)}; validation reward ${num(x.tuning.validationReward)})` : x.label);
 
 function row(cells: string[]): string {
   return `| ${cells.join(' | ')} |`;
@@ -23,7 +27,7 @@ export function formatMergeTableMarkdown(r: MergeTableResult): string {
   out.push('');
   out.push(table(
     ['model', ...r.taskSets.flatMap((s) => [`${s} whole-task success`, `${s} reward`])],
-    r.rows.map((x) => [x.label, ...r.taskSets.flatMap((s) => (x.cells[s] ? [success(x.cells[s]), mean(x.cells[s].reward)] : ['–', '–']))]),
+    r.rows.map((x) => [rowName(x), ...r.taskSets.flatMap((s) => (x.cells[s] ? [success(x.cells[s]), mean(x.cells[s].reward)] : ['–', '–']))]),
   ));
   for (const s of r.taskSets) {
     const comps = [...new Set(r.rows.flatMap((x) => Object.keys(x.cells[s]?.components ?? {})))].sort();
@@ -45,11 +49,41 @@ export function formatMergeTableMarkdown(r: MergeTableResult): string {
     return `${x.label.replace(/^merge /, '')} (weights ${o.weights.join(', ')}, density ${o.density}, λ ${o.lambda}${x.label.includes('dare') ? `, seed ${o.seed}` : ''}${x.label.includes('ram') ? `, ε ${o.epsilon}` : ''})`;
   });
   if (opts.length) out.push('', `Merge options: ${opts.join('; ')}.`);
+  if (r.tuning.length) out.push('', ...formatTuning(r.tuning));
   out.push('', `Compute (forward-token-equivalents): specialists ${(r.compute.specialists / 1e6).toFixed(2)} M in total, multi-task ${(r.compute.multiTask / 1e6).toFixed(2)} M. Wall: specialists' run ${r.seconds.specialistsRun.toFixed(0)} s, multi-task run ${r.seconds.multiTaskRun.toFixed(0)} s, merges + their evals ${r.seconds.merges.toFixed(0)} s.`);
   return out.join('\n');
 }
 
+/** The validation choice per tuned method, and every candidate's validation score. */
+export function formatTuning(tuning: readonly TuneResult[]): string[] {
+  const episodes = tuning.reduce((s, t) => s + t.episodes, 0);
+  const runs = tuning.reduce((s, t) => s + t.candidates.length, 0);
+  const n = tuning[0]?.score.n ?? 0;
+  return [
+    `Merge hyper-parameters chosen on the validation split (n = ${n} validation tasks per task set; criterion: mean over task sets of the mean reward, then of success, then the first in grid order); the rows above are the chosen merges on test. Cost: ${runs} candidate evaluations, ${episodes} validation episodes.`,
+    '',
+    table(['method', 'chosen', 'validation reward', 'validation success', 'candidates (validation reward)'], tuning.map((t) => [
+      t.method, formatHyper(t.chosen), num(t.score.reward), `${pct(t.score.success)} %`,
+      t.candidates.map((c) => `${formatHyper(c.hyper)}: ${num(c.score.reward)}`).join('; '),
+    ])),
+  ];
+}
+
 /** What --out writes: the table without the weights (digests instead). */
-export function mergeTableJson(r: MergeTableResult): { split: string; seed: number; n: number; taskSets: string[]; methods: string[]; rows: MergeTableRow[]; compute: MergeTableResult['compute']; seconds: MergeTableResult['seconds']; specialists: string[] } {
-  return { split: r.split, seed: r.seed, n: r.n, taskSets: r.taskSets, methods: r.methods, rows: r.rows, compute: r.compute, seconds: r.seconds, specialists: r.specialists.models.map((m) => m.label) };
+export interface MergeTableJson {
+  split: string;
+  seed: number;
+  n: number;
+  taskSets: string[];
+  methods: string[];
+  rows: MergeTableRow[];
+  tuning: TuneResult[];
+  evaluations: EvalRecord[];
+  compute: MergeTableResult['compute'];
+  seconds: MergeTableResult['seconds'];
+  specialists: string[];
+}
+
+export function mergeTableJson(r: MergeTableResult): MergeTableJson {
+  return { split: r.split, seed: r.seed, n: r.n, taskSets: r.taskSets, methods: r.methods, rows: r.rows, tuning: r.tuning, evaluations: r.evaluations, compute: r.compute, seconds: r.seconds, specialists: r.specialists.models.map((m) => m.label) };
 }

@@ -1,0 +1,75 @@
+// The merge table over several run seeds (`npm run merge-table -- --seeds 1,2,3`): each seed is a whole
+// table (its own shared model, specialists, merges, tuning); the summary gives per row and task set the
+// mean over seeds of the success rate and of the mean reward, with the range (min … max over seeds),
+// and for tuned merges the validation choice of each seed. Rows are matched by label.
+import type { MergeTableJson } from './mergeTableFormat';
+import { formatHyper } from './mergeTune';
+
+/** Mean and range over seeds. */
+export interface Spread {
+  mean: number;
+  min: number;
+  max: number;
+}
+
+export interface SeedSummaryRow {
+  label: string;
+  kind: string;
+  /** Task set → success rate and mean reward over seeds. */
+  cells: Record<string, { success: Spread; reward: Spread }>;
+  /** A tuned merge: the hyper-parameters chosen on validation, per seed in seed order. */
+  chosen?: string[];
+}
+
+export interface SeedSummary {
+  seeds: number[];
+  /** Test tasks per task set (per seed). */
+  n: number;
+  taskSets: string[];
+  rows: SeedSummaryRow[];
+}
+
+export function spread(values: readonly number[]): Spread {
+  if (values.length === 0) throw new Error('merge table seeds: a spread of no values');
+  return { mean: values.reduce((a, b) => a + b, 0) / values.length, min: Math.min(...values), max: Math.max(...values) };
+}
+
+export function summarizeSeeds(runs: readonly MergeTableJson[]): SeedSummary {
+  if (runs.length === 0) throw new Error('merge table seeds: no runs to summarize');
+  const [first] = runs;
+  const labels = first.rows.map((r) => r.label);
+  for (const r of runs) {
+    if (r.n !== first.n || r.taskSets.join() !== first.taskSets.join()) throw new Error(`merge table seeds: seed ${r.seed} has n ${r.n} on ${r.taskSets.join(', ')}, seed ${first.seed} n ${first.n} on ${first.taskSets.join(', ')}; the runs must score the same task sets with the same n`);
+    if (r.rows.map((x) => x.label).join('\n') !== labels.join('\n')) throw new Error(`merge table seeds: seed ${r.seed} has other rows than seed ${first.seed}`);
+  }
+  const rows = first.rows.map((row, i): SeedSummaryRow => {
+    const cells: SeedSummaryRow['cells'] = {};
+    for (const set of first.taskSets) {
+      if (!row.cells[set]) continue; // a baseline that does not apply to this task set
+      cells[set] = { success: spread(runs.map((r) => r.rows[i].cells[set].success.rate)), reward: spread(runs.map((r) => r.rows[i].cells[set].reward.mean)) };
+    }
+    const tuned = runs.map((r) => r.rows[i].tuning);
+    return { label: row.label, kind: row.kind, cells, ...(tuned.some(Boolean) ? { chosen: tuned.map((t) => (t ? formatHyper(t.chosen) : 'untuned')) } : {}) };
+  });
+  return { seeds: runs.map((r) => r.seed), n: first.n, taskSets: first.taskSets, rows };
+}
+
+const pct = (x: number) => (100 * x).toFixed(1);
+const num = (x: number) => x.toFixed(3);
+
+export function formatSeedSummary(s: SeedSummary): string {
+  const head = ['model', ...s.taskSets.flatMap((t) => [`${t} success`, `${t} reward`])];
+  const body = s.rows.map((r) => [
+    r.chosen ? `${r.label} (validation choice per seed: ${r.chosen.join(' / ')})` : r.label,
+    ...s.taskSets.flatMap((t) => {
+      const c = r.cells[t];
+      return c ? [`${pct(c.success.mean)} % [${pct(c.success.min)}, ${pct(c.success.max)}]`, `${num(c.reward.mean)} [${num(c.reward.min)}, ${num(c.reward.max)}]`] : ['–', '–'];
+    }),
+  ]);
+  const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
+  return [
+    `Seeds ${s.seeds.join(', ')} (${s.seeds.length} runs), n = ${s.n} test tasks per task set per seed: mean over seeds [min, max over seeds] of the success rate and of the mean reward.`,
+    '',
+    line(head), line(head.map(() => '---')), ...body.map(line),
+  ].join('\n');
+}

@@ -1,0 +1,77 @@
+// The merge tuner (mergeTune.ts) with a stubbed scorer: the grid per method, the choice by the
+// criterion (mean validation reward over task sets, then success, then grid order), and that it
+// only ever evaluates the validation split.
+import { describe, expect, it } from 'vitest';
+import type { EvalSplit } from './config';
+import { cellOfValues } from './mergeTable';
+import { DEFAULT_TUNE_GRID, type MergeHyper, mergeCandidates, parseGridList, tuneMerge } from './mergeTune';
+
+/** Cells of two task sets whose episode rewards are `rewards[set]` (success: reward ≥ 1). */
+const cells = (rewards: Record<string, number[]>) =>
+  Object.fromEntries(Object.entries(rewards).map(([set, rs]) => [set, cellOfValues(rs.map((total) => ({ success: total >= 1, total, components: { format: total } })))]));
+
+/** A stub "model": its weights carry the candidate's hyper-parameters, the scorer reads them back. */
+const stub = (table: (h: MergeHyper) => Record<string, number[]>) => {
+  const splits: EvalSplit[] = [];
+  const made = new WeakMap<Map<string, Float32Array>, MergeHyper>();
+  return {
+    splits,
+    merge: async (h: MergeHyper) => {
+      const w = new Map([['h', new Float32Array(1)]]);
+      made.set(w, h);
+      return w;
+    },
+    score: async (w: Map<string, Float32Array>, split: EvalSplit, n: number) => {
+      splits.push(split);
+      const rewards = table(made.get(w)!);
+      for (const rs of Object.values(rewards)) expect(rs.length).toBe(n);
+      return cells(rewards);
+    },
+  };
+};
+
+describe('merge tuning', () => {
+  it('grid per method: λ for task arithmetic, λ × density for TIES / DARE, t for SLERP, nothing for linear and RAM', () => {
+    const grid = { lambda: [0.5, 1], density: [0.3, 0.7], t: [0.2] };
+    expect(mergeCandidates('task-arithmetic', grid)).toEqual([{ lambda: 0.5 }, { lambda: 1 }]);
+    for (const m of ['ties', 'dare-linear', 'dare-ties']) expect(mergeCandidates(m, grid)).toEqual([{ lambda: 0.5, density: 0.3 }, { lambda: 0.5, density: 0.7 }, { lambda: 1, density: 0.3 }, { lambda: 1, density: 0.7 }]);
+    expect(mergeCandidates('slerp', grid)).toEqual([{ t: 0.2 }]);
+    expect(mergeCandidates('linear', grid)).toEqual([]);
+    expect(mergeCandidates('ram', grid)).toEqual([]);
+    expect(mergeCandidates('ties', DEFAULT_TUNE_GRID)).toHaveLength(12);
+    expect(() => mergeCandidates('ties', { ...grid, density: [] })).toThrow(/no density values, and ties needs them/);
+  });
+
+  it('picks the best mean validation reward over task sets, and evaluates nothing but the validation split', async () => {
+    // λ 0.5 is best on route4 alone, λ 0.7 best on the mean of both sets
+    const s = stub((h) => ({
+      route4: { 0.3: [0.1, 0.1], 0.5: [0.9, 0.9], 0.7: [0.6, 0.6], 1: [0, 0] }[h.lambda!]!,
+      route8: { 0.3: [0.1, 0.1], 0.5: [0.1, 0.1], 0.7: [0.6, 0.6], 1: [0, 0] }[h.lambda!]!,
+    }));
+    const r = await tuneMerge({ method: 'task-arithmetic', candidates: mergeCandidates('task-arithmetic', DEFAULT_TUNE_GRID), n: 2, ...s });
+    expect(r.chosen).toEqual({ lambda: 0.7 });
+    expect(r.score.reward).toBeCloseTo(0.6);
+    expect(r.candidates.map((c) => c.score.reward.toFixed(2))).toEqual(['0.10', '0.50', '0.60', '0.00']);
+    expect(r.episodes).toBe(4 * 2 * 2); // candidates × task sets × n
+    expect(s.splits).toEqual(['validation', 'validation', 'validation', 'validation']);
+    expect(r.splits).toEqual(s.splits);
+  });
+
+  it('ties: equal reward → higher success wins; equal both → the first in grid order', async () => {
+    // density 0.3 and 0.7 both mean reward 0.5; only 0.7's comes with successes (1 and 0 vs 0.5 and 0.5)
+    const bySuccess = stub((h) => ({ a: h.density === 0.7 ? [1, 0] : h.density === 0.3 ? [0.5, 0.5] : [0.2, 0.2] }));
+    const r = await tuneMerge({ method: 'ties', candidates: mergeCandidates('ties', { lambda: [1], density: [0.3, 0.5, 0.7], t: [] }), n: 2, ...bySuccess });
+    expect(r.chosen).toEqual({ lambda: 1, density: 0.7 });
+    const flat = stub(() => ({ a: [0.4, 0.4] }));
+    const first = await tuneMerge({ method: 'ties', candidates: mergeCandidates('ties', { lambda: [0.5, 1], density: [0.3], t: [] }), n: 2, ...flat });
+    expect(first.chosen).toEqual({ lambda: 0.5, density: 0.3 });
+  });
+
+  it('grid lists: numbers in range, no repeats, clear errors', () => {
+    expect(parseGridList('tune-lambda', '0.3, 0.5,1', -100, 100)).toEqual([0.3, 0.5, 1]);
+    expect(() => parseGridList('tune-density', '0,0.5', 0, 1, true)).toThrow(/--tune-density: '0' is not a number in \(0, 1\]/);
+    expect(() => parseGridList('tune-t', '0.5,x', 0, 1)).toThrow(/--tune-t: 'x'/);
+    expect(() => parseGridList('tune-t', '0.5,', 0, 1)).toThrow(/--tune-t: ''/);
+    expect(() => parseGridList('tune-lambda', '1,1', -100, 100)).toThrow(/listed twice/);
+  });
+});

@@ -1,0 +1,133 @@
+// Merge hyper-parameters chosen on the VALIDATION split (the merge table's --tune): for each method
+// a small grid of its hyper-parameters (task arithmetic: λ; TIES, DARE-linear, DARE-TIES: λ × density;
+// SLERP: t; linear and RAM: none — linear has no strength, RAM's ε is a noise threshold, not a
+// strength), every candidate merged (cheap: tensor arithmetic) and scored on the validation tasks of
+// every task set; the winner is what the table then scores on TEST. Criterion: the mean over task sets
+// of the mean validation reward, higher wins; tie: the mean over task sets of validation success;
+// still tied: the candidate listed first in the grid (grid order: λ ascending outer, density inner as
+// given). Evaluation is the cost: candidates × task sets × n episodes, all on 'validation'.
+import type { EvalSplit } from './config';
+import type { CellScore } from './mergeTable';
+
+type Weights = Map<string, Float32Array>;
+
+/** The values tried per hyper-parameter (each list in the order candidates are tried). */
+export interface TuneGrid {
+  lambda: number[];
+  density: number[];
+  t: number[];
+}
+
+/** The issue's suggestion, as mergekit users sweep them. */
+export const DEFAULT_TUNE_GRID: TuneGrid = { lambda: [0.3, 0.5, 0.7, 1], density: [0.3, 0.5, 0.7], t: [0.3, 0.5, 0.7] };
+
+/** One candidate: the merge stage fields it sets (the rest stay the config's / the method's defaults). */
+export interface MergeHyper {
+  lambda?: number;
+  density?: number;
+  t?: number;
+}
+
+/** Which hyper-parameters each method's formula uses (src/train/merge); a method not listed has none to tune. */
+const TUNED: Record<string, readonly (keyof TuneGrid)[]> = {
+  'task-arithmetic': ['lambda'],
+  ties: ['lambda', 'density'],
+  'dare-linear': ['lambda', 'density'],
+  'dare-ties': ['lambda', 'density'],
+  slerp: ['t'],
+};
+
+/** The grid's candidates for `method`, in try order (the cartesian product of its hyper-parameters); [] = nothing to tune. */
+export function mergeCandidates(method: string, grid: TuneGrid): MergeHyper[] {
+  let out: MergeHyper[] = [{}];
+  for (const key of TUNED[method] ?? []) {
+    if (grid[key].length === 0) throw new Error(`merge tuning: the grid has no ${key} values, and ${method} needs them`);
+    out = out.flatMap((h) => grid[key].map((v) => ({ ...h, [key]: v })));
+  }
+  return TUNED[method] ? out : [];
+}
+
+/** A candidate's validation score: the criterion's two numbers and the cells they come from. */
+export interface ValidationScore {
+  /** Mean over task sets of the mean reward. */
+  reward: number;
+  /** Mean over task sets of the success rate. */
+  success: number;
+  /** Validation tasks per task set. */
+  n: number;
+  cells: Record<string, CellScore>;
+}
+
+export function validationScore(cells: Record<string, CellScore>): ValidationScore {
+  const all = Object.values(cells);
+  if (all.length === 0) throw new Error('merge tuning: a candidate was scored on no task set');
+  const mean = (f: (c: CellScore) => number) => all.reduce((s, c) => s + f(c), 0) / all.length;
+  return { reward: mean((c) => c.reward.mean), success: mean((c) => c.success.rate), n: all[0].n, cells };
+}
+
+/** True when `a` beats `b`: higher mean reward, then higher success; equal → false (the earlier candidate stays). */
+export const beats = (a: ValidationScore, b: ValidationScore): boolean => a.reward > b.reward || (a.reward === b.reward && a.success > b.success);
+
+export interface TuneResult {
+  method: string;
+  chosen: MergeHyper;
+  /** The chosen candidate's validation score. */
+  score: ValidationScore;
+  candidates: { hyper: MergeHyper; score: ValidationScore }[];
+  /** Every split the tuner asked the scorer for, in order ('validation' only, by construction; tests check it). */
+  splits: EvalSplit[];
+  /** Episodes evaluated: candidates × task sets × n. */
+  episodes: number;
+}
+
+export interface TuneRequest {
+  method: string;
+  candidates: readonly MergeHyper[];
+  /** Validation tasks per task set. */
+  n: number;
+  /** Merges the specialists with the candidate's hyper-parameters. */
+  merge: (hyper: MergeHyper) => Promise<Weights>;
+  /** Scores weights on `split` (n tasks per task set): the table's own evaluation. */
+  score: (weights: Weights, split: EvalSplit, n: number) => Promise<Record<string, CellScore>>;
+  log?: (line: string) => void;
+}
+
+/** Tries every candidate on the validation split; the best by the criterion above wins. */
+export async function tuneMerge(req: TuneRequest): Promise<TuneResult> {
+  if (req.candidates.length === 0) throw new Error(`merge tuning: ${req.method} has no candidates to try`);
+  const split: EvalSplit = 'validation';
+  const splits: EvalSplit[] = [];
+  const candidates: TuneResult['candidates'] = [];
+  let best = -1;
+  let episodes = 0;
+  for (const hyper of req.candidates) {
+    const weights = await req.merge(hyper);
+    splits.push(split);
+    const cells = await req.score(weights, split, req.n);
+    const score = validationScore(cells);
+    episodes += Object.values(cells).reduce((s, c) => s + c.n, 0);
+    candidates.push({ hyper, score });
+    if (best < 0 || beats(score, candidates[best].score)) best = candidates.length - 1;
+    req.log?.(`tune ${req.method} ${formatHyper(hyper)}: validation reward ${score.reward.toFixed(3)}, success ${(100 * score.success).toFixed(1)} %`);
+  }
+  const { hyper: chosen, score } = candidates[best];
+  return { method: req.method, chosen, score, candidates, splits, episodes };
+}
+
+/** "λ 0.5, density 0.3" ("–" for none). */
+export function formatHyper(h: MergeHyper): string {
+  const parts = [h.lambda === undefined ? '' : `λ ${h.lambda}`, h.density === undefined ? '' : `density ${h.density}`, h.t === undefined ? '' : `t ${h.t}`].filter(Boolean);
+  return parts.length ? parts.join(', ') : '–';
+}
+
+/** "0.3,0.5,1" → [0.3, 0.5, 1], each in [min, max] (a CLI list). */
+export function parseGridList(flag: string, text: string, min: number, max: number, minExclusive = false): number[] {
+  const values = text.split(',').map((s) => s.trim());
+  const out = values.map((s) => {
+    const v = Number(s);
+    if (s === '' || !Number.isFinite(v) || v > max || (minExclusive ? v <= min : v < min)) throw new Error(`--${flag}: '${s}' is not a number in ${minExclusive ? '(' : '['}${min}, ${max}]; give a comma-separated list like 0.3,0.5,1`);
+    return v;
+  });
+  if (new Set(out).size !== out.length) throw new Error(`--${flag} ${text}: a value is listed twice`);
+  return out;
+}
