@@ -12,6 +12,28 @@ describe('parseMergeTableArgs', () => {
     expect(parseMergeTableArgs(['--methods', 'ties,linear']).methods).toEqual(['ties', 'linear']);
   });
 
+  it('--tune off by default; --tune with the default grid and --tune-n half of --n; grids and --tune-n given', () => {
+    expect(parseMergeTableArgs([]).tune).toBeUndefined();
+    expect(parseMergeTableArgs(['--tune', '--n', '32']).tune).toEqual({ n: 16, grid: { lambda: [0.3, 0.5, 0.7, 1], density: [0.3, 0.5, 0.7], t: [0.3, 0.5, 0.7] } });
+    expect(parseMergeTableArgs(['--tune', '--n', '5']).tune!.n).toBe(3);
+    const a = parseMergeTableArgs(['--tune', '--tune-n', '4', '--tune-lambda', '0.25,1.5', '--tune-density', '0.9', '--tune-t', '0,1']);
+    expect(a.tune).toEqual({ n: 4, grid: { lambda: [0.25, 1.5], density: [0.9], t: [0, 1] } });
+    expect(() => parseMergeTableArgs(['--tune-n', '4'])).toThrow(/--tune-n sets up tuning: add --tune/);
+    expect(() => parseMergeTableArgs(['--tune', '--tune-density', '0.5,1.2'])).toThrow(/--tune-density: '1.2' is not a number in \(0, 1\]/);
+    expect(() => parseMergeTableArgs(['--tune', '--tune-n', '0'])).toThrow(/--tune-n needs a whole number ≥ 1/);
+  });
+
+  it('--seeds: one table per seed, the first one in the config; --seed and --seeds exclusive', () => {
+    const a = parseMergeTableArgs(['--seeds', '1,2,3']);
+    expect(a.seeds).toEqual([1, 2, 3]);
+    expect(a.config.seed).toBe(1);
+    expect(parseMergeTableArgs(['--seed', '7']).seeds).toEqual([7]);
+    expect(parseMergeTableArgs([]).seeds).toEqual([a.config.seed]);
+    expect(() => parseMergeTableArgs(['--seed', '1', '--seeds', '1,2'])).toThrow(/--seed or --seeds, not both/);
+    expect(() => parseMergeTableArgs(['--seeds', '1,1'])).toThrow(/listed twice/);
+    expect(() => parseMergeTableArgs(['--seeds', '1,x'])).toThrow(/--seeds needs a whole number/);
+  });
+
   it('rejects bad values and repeated flags, saying which', () => {
     expect(() => parseMergeTableArgs(['--n', '0'])).toThrow(/--n needs a whole number ≥ 1, got '0'/);
     expect(() => parseMergeTableArgs(['--n', '2', '--n', '3'])).toThrow(/--n is given twice/);
