@@ -80,7 +80,7 @@ export interface MergeTableResult {
   rows: MergeTableRow[];
   /** Forward-token-equivalents (compute.ts) of the specialist stages, all specialists together, and of the multi-task model's stages. */
   compute: { specialists: number; multiTask: number };
-  /** Wall seconds: the specialists' run (shared training, specialists, their evals), the multi-task run, the merges and their evals. */
+  /** Wall seconds: the specialists' run (shared training, specialists, their evals), the multi-task run, the merges, their tuning and evals. */
   seconds: { specialistsRun: number; multiTaskRun: number; merges: number };
   /** The specialists and their start (the shared model). */
   specialists: PendingSpecialists;
@@ -108,8 +108,8 @@ const isTraining = (s: StageConfig): s is Extract<StageConfig, { kind: 'sft' | '
 /** The methods that can merge `k` specialists (slerp takes exactly two), in MERGE_METHODS order. */
 export const methodsFor = (k: number): string[] => Object.values(MERGE_METHODS).filter((m) => m.minModels <= k && k <= m.maxModels).map((m) => m.name);
 
-/** The three configs: the specialists' run, the multi-task run, and the eval-only run of a merged model; and where the merge stage is. */
-export function mergeTableConfigs(cfg: PipelineConfig, methods: readonly string[], n: number): { specialistsRun: PipelineConfig; multiTaskRun: PipelineConfig; evalRun: PipelineConfig; mergeStage: number; specialistStages: number[] } {
+/** The two training configs: the specialists' run and the multi-task run; and where the merge stage is (merged models: evalOnlyConfig). */
+export function mergeTableConfigs(cfg: PipelineConfig, methods: readonly string[], n: number): { specialistsRun: PipelineConfig; multiTaskRun: PipelineConfig; mergeStage: number; specialistStages: number[] } {
   if (methods.length === 0) throw new Error('merge table: name at least one merge method');
   for (const m of methods) if (!(m in MERGE_METHODS)) throw new Error(`merge table: unknown merge method '${m}'; choose from ${Object.keys(MERGE_METHODS).join(', ')}`);
   if (new Set(methods).size !== methods.length) throw new Error(`merge table: a method is listed twice (${methods.join(', ')})`);
@@ -133,7 +133,7 @@ export function mergeTableConfigs(cfg: PipelineConfig, methods: readonly string[
   });
   const parse = (stages: StageConfig[]) => parsePipelineConfig({ ...cfg, stages });
   return {
-    specialistsRun: parse(specialistsStages), multiTaskRun: parse([...multi, test(MULTI_LABEL)]), evalRun: evalOnlyConfig(cfg, 'test', n),
+    specialistsRun: parse(specialistsStages), multiTaskRun: parse([...multi, test(MULTI_LABEL)]),
     mergeStage: specialistsStages.length - 1,
     specialistStages: special.map((_, j) => shared.length + 1 + j),
   };
@@ -196,7 +196,7 @@ export async function runMergeTable(rt: GpuRuntime, req: MergeTableRequest, opts
   const score = async (weights: Weights, split: EvalSplit, tasks: number, what: string): Promise<{ cells: Record<string, CellScore>; evaluated: Weights }> => {
     evaluations.push({ what, split, n: tasks });
     for (const key of [...episodes.keys()]) if (key.startsWith(`${MERGED_LABEL}\t`)) episodes.delete(key);
-    const r = await runPipeline(rt, split === 'test' && tasks === n ? plan.evalRun : evalOnlyConfig(cfg, split, tasks), { onEvalEpisodes }, { ...opts, initial: weights });
+    const r = await runPipeline(rt, evalOnlyConfig(cfg, split, tasks), { onEvalEpisodes }, { ...opts, initial: weights });
     const evaluated = await r.weights.download();
     r.weights.destroy();
     return { cells: Object.fromEntries(taskSets.map((set) => [set, cellOf(episodes.get(`${MERGED_LABEL}\t${set}`) ?? [], tasks, `${what} on ${set} (${split})`)])), evaluated };

@@ -50,7 +50,7 @@ export function formatMergeTableMarkdown(r: MergeTableResult): string {
   });
   if (opts.length) out.push('', `Merge options: ${opts.join('; ')}.`);
   if (r.tuning.length) out.push('', ...formatTuning(r.tuning));
-  out.push('', `Compute (forward-token-equivalents): specialists ${(r.compute.specialists / 1e6).toFixed(2)} M in total, multi-task ${(r.compute.multiTask / 1e6).toFixed(2)} M. Wall: specialists' run ${r.seconds.specialistsRun.toFixed(0)} s, multi-task run ${r.seconds.multiTaskRun.toFixed(0)} s, merges + their evals ${r.seconds.merges.toFixed(0)} s.`);
+  out.push('', `Compute (forward-token-equivalents): specialists ${(r.compute.specialists / 1e6).toFixed(2)} M in total, multi-task ${(r.compute.multiTask / 1e6).toFixed(2)} M. Wall: specialists' run ${r.seconds.specialistsRun.toFixed(0)} s, multi-task run ${r.seconds.multiTaskRun.toFixed(0)} s, merges + ${r.tuning.length ? 'tuning + ' : ''}their evals ${r.seconds.merges.toFixed(0)} s.`);
   return out.join('\n');
 }
 
