@@ -52,5 +52,8 @@ export function gradientShard(rt: GpuRuntime, collective: Collective): GradientS
       }
       return all.map((c) => c.info);
     },
+    async gather(info: unknown): Promise<unknown[]> {
+      return (await collective.allGather(new Uint8Array(0), info)).map((c) => c.info);
+    },
   };
 }

@@ -14,6 +14,8 @@ export interface GradientShard {
   rank: number;
   world: number;
   allReduce(w: GpuWeights, info: unknown): Promise<unknown[]>;
+  /** Every rank's `info` (small JSON), in rank order: counts the ranks must agree on before a step's loss (GRPO's global token counts, the step's episode metrics). */
+  gather?(info: unknown): Promise<unknown[]>;
 }
 
 /** AdamW's state on the host (checkpoints): the step counter and both moments by parameter name. */

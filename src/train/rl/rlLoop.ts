@@ -14,6 +14,7 @@ import { type PromptRenderer, type RolloutConfig, rolloutBatch } from './rollout
 import type { Trajectory } from './trajectory';
 import { learningRate } from '../schedule';
 import type { GradientShard } from '../optimizerState';
+import { gatherStep, rankSlice } from './dataParallelRl';
 
 export interface RlLoopConfig {
   /** Optimizer steps. */
@@ -78,7 +79,12 @@ export interface RlResume {
   stopAfter?: number;
   /** Sees every step's drawn episodes (groups of G), their training rewards and which groups were kept, before onStep (trajectory viewers). */
   onRollouts?: (step: number, drawn: readonly Trajectory[], rewards: readonly number[], kept: readonly boolean[]) => void;
-  /** Data parallel (GrpoTrainer.step's shard): every rank plays the same batch and trains its share of the micro-batches. */
+  /**
+   * Data parallel (GrpoTrainer.step's shard, split 'groups'): rank r of N plays only tasks
+   * [⌊r·K/N⌋, ⌊(r+1)·K/N⌋) of the step's K, trains on them with the loss weighted by the global
+   * counts, and the step's episode metrics are gathered from every rank (dataParallelRl.ts), so every
+   * rank reports what one process reports. Refill rounds of dynamic sampling are refused.
+   */
   shard?: GradientShard;
 }
 
@@ -95,20 +101,45 @@ export async function runSyncRl<T extends TaskBase>(
   const { grpo } = cfg.trainer;
   const maxRounds = grpo.dynamicSampling ? (cfg.maxSamplingRounds ?? 1) : 1;
   const end = Math.min(cfg.steps, resume.stopAfter ?? cfg.steps);
+  const shard = resume.shard && resume.shard.world > 1 ? resume.shard : undefined;
+  if (shard && maxRounds > 1) {
+    throw new Error(`RL config: dynamic sampling with refill rounds (maxSamplingRounds ${maxRounds}) is not exact across ${shard.world} data-parallel ranks (how many tasks a refill draws depends on every rank's groups): set maxSamplingRounds to 1 (groups without signal are then just dropped) or train in one tab`);
+  }
+  const [lo, hi] = shard ? rankSlice(cfg.tasksPerStep, shard) : [0, cfg.tasksPerStep];
   try {
     await resume.restore?.(trainer);
     for (let step = resume.from?.step ?? 0; step < end; step++) {
       const t0 = performance.now();
-      const roll = (round: number, n: number) => rolloutBatch({
-        family, tasks: round === 0 ? tasksForStep(family, cfg.seed, step, cfg.tasksPerStep) : Array.from({ length: n }, () => family.generateTask(mixSeeds(cfg.seed, 0x2ef1), refilled++, 'train')),
-        tokenizer, generator, config: cfg.rollout, seed: mixSeeds(cfg.seed, step, 0x5201 + round), policyVersion: version, render, limits: cfg.limits, weights: cfg.weights,
-      });
-      const sampled = await sampleWithSignal(roll, { groupSize: grpo.groupSize, tasksPerStep: cfg.tasksPerStep, maxRounds, grpo });
+      // each group samples from its own seed (step seed, global task index): the same tokens whichever rank plays it
+      const roll = async (round: number, n: number) => {
+        const stepSeed = mixSeeds(cfg.seed, step, 0x5201 + round);
+        const first = round === 0 ? lo : 0;
+        const tasks = round === 0 ? tasksForStep(family, cfg.seed, step, cfg.tasksPerStep).slice(lo, hi) : Array.from({ length: n }, () => family.generateTask(mixSeeds(cfg.seed, 0x2ef1), refilled++, 'train'));
+        const trajs = await rolloutBatch({
+          family, tasks, groupSeeds: tasks.map((_, i) => mixSeeds(stepSeed, first + i)),
+          tokenizer, generator, config: cfg.rollout, seed: stepSeed, policyVersion: version, render, limits: cfg.limits, weights: cfg.weights,
+        });
+        for (const t of trajs) t.group += first; // the step's group index, as one process numbers it
+        return trajs;
+      };
+      const sampled = await sampleWithSignal(roll, { groupSize: grpo.groupSize, tasksPerStep: hi - lo, maxRounds, grpo });
       const t1 = performance.now();
       const lr = learningRate({ lr: cfg.trainer.lr, warmupSteps: cfg.warmupSteps, totalSteps: cfg.steps, minLrRatio: cfg.minLrRatio }, step + 1);
-      const result = await trainer.step(maxRounds > 1 ? sampled.train : sampled.drawn, lr, resume.shard);
+      const result = await trainer.step(maxRounds > 1 ? sampled.train : sampled.drawn, lr, shard, 'groups');
       const t2 = performance.now();
       const timing = { rolloutSeconds: (t1 - t0) / 1000, trainSeconds: (t2 - t1) / 1000, generatedTokens: generatedTokens(sampled.drawn) };
+      if (shard) {
+        // the step's record from every rank's episodes, in rank order = the step's group order
+        const all = await gatherStep(shard, sampled.drawn, result, timing);
+        const record = buildStepRecord(step + 1, version, all.episodes, { ...result, rewards: all.rewards, keptGroups: all.keptGroups }, all.timing);
+        record.rank = { rank: shard.rank, world: shard.world, episodes: sampled.drawn.length, rolloutSeconds: timing.rolloutSeconds };
+        version = record.version;
+        history.push(record);
+        resume.onRollouts?.(step + 1, sampled.drawn, result.rewards, result.keptGroups);
+        await onStep?.(record);
+        await resume.afterStep?.({ step: step + 1, version, refilled }, trainer);
+        continue;
+      }
       // metrics over every group drawn (the trainer saw only the ones with signal when refilling)
       const dropped = sampled.drawnKept.filter((k) => !k).length;
       const record = maxRounds > 1
