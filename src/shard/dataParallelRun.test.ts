@@ -1,9 +1,9 @@
 // Data-parallel runs through SwarmSession (memory transport and locks, llvmpipe): the tab holding the
 // lock calls for ranks, a tab whose link differs (another seed) is refused with the difference named,
 // two agreeing tabs give one tab's SFT losses (≤ 1e-5 relative) and bit-identical weights on both
-// ranks; their GRPO stage plays the same rollouts as the one tab (the micro model earns no reward in
-// so few steps, so every GRPO step is skipped here: GrpoTrainer's data-parallel equivalence on
-// trajectories with rewards is dataParallel.test.ts's); a rank that vanishes mid-run fails the other
+// ranks; their GRPO stage plays the same rollouts as the one tab, each rank half of them (the micro
+// model earns no reward in so few steps, so every GRPO step is skipped here: the equivalence on
+// rewards that vary is dataParallelGrpo.test.ts's); a rank that vanishes mid-run fails the other
 // with its name, rank 0's checkpoints kept.
 import { describe, expect, it } from 'vitest';
 import { testRuntime } from '../gpu/testDevice';
@@ -56,8 +56,10 @@ describe('data parallel across tabs (SwarmSession)', () => {
     expect(digestDifference(a, runDigest(config(4, 3, 2), MICRO_MODEL, 3), 'me', 'them')).toBe('world is 3 in them, 2 in me');
     expect(digestDifference(a, runDigest(config(4, 4, 2), MICRO_MODEL, 2), 'me', 'them')).toMatch(/^config\.stages\.0 is #[0-9a-f]{16} in them, #[0-9a-f]{16} in me$/);
     expect(dataParallelProblem(config(4, 3, 2), 3)).toMatch(/stage 0 \(sft\): its batch of 4 rows does not split over 3 tabs/);
-    const stale = { ...config(4, 3, 2), stages: config(4, 3, 2).stages.map((s) => (s.kind === 'grpo' ? { ...s, staleness: 1 } : s)) };
-    expect(dataParallelProblem(stale, 2)).toMatch(/stage 1 \(grpo\): .*remove its staleness/);
+    const grpoWith = (o: object) => ({ ...config(4, 3, 2), stages: config(4, 3, 2).stages.map((s) => (s.kind === 'grpo' ? { ...s, ...o } : s)) });
+    expect(dataParallelProblem(grpoWith({ staleness: 1 }), 2)).toMatch(/stage 1 \(grpo\): .*remove its staleness/);
+    expect(dataParallelProblem(grpoWith({ samplingRounds: 3 }), 2)).toMatch(/stage 1 \(grpo\): dynamic sampling's refill rounds \(sampling rounds 3\) are not exact across tabs/);
+    expect(dataParallelProblem(grpoWith({ tasksPerStep: 2 }), 4)).toMatch(/stage 1 \(grpo\): its 2 tasks per step cannot give each of 4 tabs a group/);
   });
 
   it('two tabs = one tab (SFT losses ≤ 1e-5 relative, same weights, same GRPO rollouts); a tab with another seed is refused', async () => {
@@ -87,7 +89,9 @@ describe('data parallel across tabs (SwarmSession)', () => {
       for (const [i, r] of want.records.entries()) {
         expect(s.records[i].skipped).toBe(r.skipped);
         for (const k of ['reward', 'episodes', 'rollout/generated_tokens', 'rollout/episode_tokens']) expect(s.records[i].metrics[k], `grpo step ${i + 1} ${k}`).toBe(r.metrics[k]);
+        expect(s.records[i].rank?.episodes, 'each rank plays half of the step\'s groups').toBe(r.metrics.episodes / 2);
       }
+      expect(s.view().self.rolloutsPerSec).toBeGreaterThan(0); // the panel's figure: this rank's own episodes per second
     }
     expect(r1.finalWeights!.sha256).toBe(r0.finalWeights!.sha256);
     const [a, b] = [r0.finalWeights!.values!, want.finalWeights!.values!];

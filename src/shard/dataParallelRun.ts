@@ -5,7 +5,8 @@
 // differences named. When `world` tabs agree, the coordinator fixes the rank order (itself, then the
 // others in the order they agreed) in dpStart and every rank runs the same pipeline with a
 // gradientShard over one Collective (dataParallel.ts, collective.ts): each SFT step's rows and each
-// GRPO step's micro-batches are split by rank, gradients summed in rank order, the same AdamW step.
+// GRPO step's tasks (rank r plays and trains only its slice of the groups: train/rl/dataParallelRl.ts)
+// are split by rank, gradients summed in rank order, the same AdamW step.
 // A rank that leaves stops the collective on every other rank (no rank goes on alone: its updates
 // would no longer be the run's); session.ts turns that into a failed run that names the rank.
 import type { ModelConfig } from '../model/config';
@@ -58,7 +59,9 @@ export function dataParallelProblem(cfg: PipelineConfig, world: number): string 
   if (cfg.lora) return 'data parallel on the page trains full-parameter models: remove lora';
   for (const [i, s] of cfg.stages.entries()) {
     if (s.kind === 'sft' && s.batchSize % world !== 0) return `stage ${i} (sft): its batch of ${s.batchSize} rows does not split over ${world} tabs: choose a batch that is a multiple of ${world}`;
-    if (s.kind === 'grpo' && s.staleness !== undefined) return `stage ${i} (grpo): every rank plays the step's batch with synchronous rollouts: remove its staleness (${s.staleness})`;
+    if (s.kind === 'grpo' && s.staleness !== undefined) return `stage ${i} (grpo): every rank plays its share of the step's groups with synchronous rollouts: remove its staleness (${s.staleness})`;
+    if (s.kind === 'grpo' && s.tasksPerStep < world) return `stage ${i} (grpo): its ${s.tasksPerStep} tasks per step cannot give each of ${world} tabs a group to play: choose at least ${world} tasks per step`;
+    if (s.kind === 'grpo' && s.samplingRounds > 1) return `stage ${i} (grpo): dynamic sampling's refill rounds (sampling rounds ${s.samplingRounds}) are not exact across tabs: set sampling rounds to 1 (groups without signal are then just dropped)`;
   }
   return null;
 }

@@ -183,7 +183,7 @@ export class SwarmSession {
     const leading = this.role === 'leader';
     return {
       role: this.role === 'rank' ? 'rank' : leading ? 'leader' : this.dp ? 'candidate' : 'rollout', version: leading ? this.version : this.member.version,
-      rolloutsPerSec: this.member.rolloutsPerSec, busy: leading ? this.state === 'running' : this.member.busy,
+      rolloutsPerSec: this.role === 'rank' ? rankRolloutsPerSec(this.records) : this.member.rolloutsPerSec, busy: leading ? this.state === 'running' : this.member.busy,
       visible: this.o.visible?.() ?? true, lifecycle: this.o.lifecycle?.() ?? 'active', stage: leading ? this.grpoStage : -1, step: this.step,
     };
   }
@@ -404,4 +404,11 @@ export class SwarmSession {
     await this.member.close();
     await this.node.stop(reason);
   }
+}
+
+/** A data-parallel rank's own rollouts per second over its last few GRPO steps (it plays only its share of each step's groups). */
+export function rankRolloutsPerSec(records: readonly RlStepRecord[]): number {
+  const recent = records.slice(-5).flatMap((r) => (r.rank ? [r.rank] : []));
+  const seconds = recent.reduce((a, r) => a + r.rolloutSeconds, 0);
+  return seconds > 0 ? recent.reduce((a, r) => a + r.episodes, 0) / seconds : 0;
 }
