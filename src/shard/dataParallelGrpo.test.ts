@@ -1,7 +1,8 @@
 // GRPO's rollouts split across data-parallel ranks (llvmpipe, memory transport): 2 ranks, each
 // playing only its half of a step's 4 tasks, take the steps one process takes playing all 4 — every
 // step metric (loss, reward and its components, dropped groups, token counts …) within 1e-5
-// relative, the same weights after — and each rank generated only its own groups.
+// relative, the same weights after — and each rank generated only its own groups; with dynamic
+// sampling's refill rounds too.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type EnvFamily, weightedReward } from '../envs/types';
 import { type FakeTask, fakeFamily } from '../eval/fakeFamily';
@@ -27,8 +28,11 @@ beforeAll(async () => {
   rt = await testRuntime('opengles');
 });
 
-/** The fake family's tasks, paid by what the untrained model writes: a reward in [0, 1] that differs between samples of one task. */
-function textScoredFamily(): EnvFamily<FakeTask> {
+/**
+ * The fake family's tasks, paid by what the untrained model writes: a reward in [0, 1] that differs
+ * between samples of one task (tasks whose index is a multiple of `flatEvery` pay 0.5 whatever is written: no signal).
+ */
+function textScoredFamily(o: { flatEvery?: number } = {}): EnvFamily<FakeTask> {
   const base = fakeFamily();
   const weights = { shape: 1 };
   return {
@@ -36,13 +40,17 @@ function textScoredFamily(): EnvFamily<FakeTask> {
     defaultWeights: weights,
     createEnv() {
       const env = base.createEnv({ maxTurns: 1 });
+      let flat = false;
       return {
         family: env.family,
-        reset: (task: FakeTask) => env.reset(task),
+        reset: (task: FakeTask) => {
+          flat = o.flatEvery !== undefined && task.index % o.flatEvery === 0;
+          return env.reset(task);
+        },
         async step(text: string) {
           let h = text.length;
           for (let i = 0; i < text.length; i++) h = (h * 31 + text.charCodeAt(i)) % 997;
-          const shape = (h % 5) / 4;
+          const shape = flat ? 0.5 : (h % 5) / 4;
           return { messages: [], reward: weightedReward({ shape }, weights), done: true, info: { success: shape === 1 } };
         },
       };
@@ -120,15 +128,35 @@ describe('GRPO data parallel with rollouts split by rank', () => {
     for (const n of nodes) await n.stop();
   }, 300_000);
 
-  it('refuses dynamic sampling with refill rounds across ranks, naming the setting', async () => {
+  it('with dynamic sampling\'s refill rounds (half the tasks pay a constant): the same rounds, groups and metrics on 2 ranks as in one process', async () => {
+    const family = textScoredFamily({ flatEvery: 2 });
+    const cfg: RlLoopConfig = { ...CFG, maxSamplingRounds: 3, trainer: { ...CFG.trainer, grpo: grpoConfig('default', { groupSize: 3, klCoef: 0.05, entropyCoef: 0.01, dynamicSampling: true }) } };
+    const init = initialWeights(MICRO_MODEL, 8);
+    const one = new GpuWeights(rt, MICRO_MODEL, init);
+    const single = await runSyncRl(rt, one, family, tok, cfg);
     const { nodes, collectives } = await ranks(2);
-    const w = new GpuWeights(rt, MICRO_MODEL, initialWeights(MICRO_MODEL, 8));
-    const cfg: RlLoopConfig = { ...CFG, maxSamplingRounds: 3, trainer: { ...CFG.trainer, grpo: grpoConfig('default', { groupSize: 3, dynamicSampling: true }) } };
-    await expect(runSyncRl(rt, w, textScoredFamily(), tok, cfg, undefined, undefined, { shard: gradientShard(rt, collectives[0]) }))
-      .rejects.toThrow(/maxSamplingRounds 3\) is not exact across 2 data-parallel ranks/);
-    w.destroy();
+    const ws = [0, 1].map(() => new GpuWeights(rt, MICRO_MODEL, init));
+    const per = await Promise.all(ws.map((w, r) => runSyncRl(rt, w, family, tok, cfg, undefined, undefined, { shard: gradientShard(rt, collectives[r]) })));
+    expect(Math.max(...single.map((x) => x.metrics['sampling/rounds']))).toBeGreaterThan(1); // refills happened
+    for (const [s, want] of single.entries()) {
+      expect(want.skipped).toBe(false);
+      for (const r of [0, 1]) {
+        const got = per[r][s];
+        expect(Object.keys(got.metrics).sort()).toEqual(Object.keys(want.metrics).sort());
+        for (const [k, v] of Object.entries(want.metrics)) {
+          if (!timed(k)) expect(metricError(k, got.metrics[k], v), `step ${s + 1} rank ${r} ${k}: ${got.metrics[k]} vs ${v}`).toBeLessThanOrEqual(1e-5);
+        }
+      }
+      expect(per[0][s].rank!.episodes + per[1][s].rank!.episodes).toBe(want.metrics.episodes); // every drawn episode played once
+    }
+    // 1e-4 here (measured 5.9e-5, on mlp.down_proj): with ~10 groups in other micro-batch layouts the
+    // float32 sums differ in order, and AdamW's per-element normalisation turns that noise on elements
+    // whose gradient is near 0 into a visible share of their lr-sized step; the metrics above agree to < 1e-6
+    for (const r of [0, 1]) expect(await maxWeightError(ws[r], one)).toBeLessThanOrEqual(1e-4);
+    console.log(`GRPO DP split with refills: rounds per step ${single.map((x) => x.metrics['sampling/rounds']).join(', ')}, groups drawn ${single.map((x) => x.metrics['sampling/groups_drawn']).join(', ')}, worst relative error ${worst(single, per).toExponential(2)}`);
+    for (const w of [one, ...ws]) w.destroy();
     for (const n of nodes) await n.stop();
-  }, 60_000);
+  }, 300_000);
 });
 
 async function maxWeightError(a: GpuWeights, b: GpuWeights): Promise<number> {

@@ -58,7 +58,6 @@ describe('data parallel across tabs (SwarmSession)', () => {
     expect(dataParallelProblem(config(4, 3, 2), 3)).toMatch(/stage 0 \(sft\): its batch of 4 rows does not split over 3 tabs/);
     const grpoWith = (o: object) => ({ ...config(4, 3, 2), stages: config(4, 3, 2).stages.map((s) => (s.kind === 'grpo' ? { ...s, ...o } : s)) });
     expect(dataParallelProblem(grpoWith({ staleness: 1 }), 2)).toMatch(/stage 1 \(grpo\): .*remove its staleness/);
-    expect(dataParallelProblem(grpoWith({ samplingRounds: 3 }), 2)).toMatch(/stage 1 \(grpo\): dynamic sampling's refill rounds \(sampling rounds 3\) are not exact across tabs/);
     expect(dataParallelProblem(grpoWith({ tasksPerStep: 2 }), 4)).toMatch(/stage 1 \(grpo\): its 2 tasks per step cannot give each of 4 tabs a group/);
   });
 

@@ -61,7 +61,6 @@ export function dataParallelProblem(cfg: PipelineConfig, world: number): string 
     if (s.kind === 'sft' && s.batchSize % world !== 0) return `stage ${i} (sft): its batch of ${s.batchSize} rows does not split over ${world} tabs: choose a batch that is a multiple of ${world}`;
     if (s.kind === 'grpo' && s.staleness !== undefined) return `stage ${i} (grpo): every rank plays its share of the step's groups with synchronous rollouts: remove its staleness (${s.staleness})`;
     if (s.kind === 'grpo' && s.tasksPerStep < world) return `stage ${i} (grpo): its ${s.tasksPerStep} tasks per step cannot give each of ${world} tabs a group to play: choose at least ${world} tasks per step`;
-    if (s.kind === 'grpo' && s.samplingRounds > 1) return `stage ${i} (grpo): dynamic sampling's refill rounds (sampling rounds ${s.samplingRounds}) are not exact across tabs: set sampling rounds to 1 (groups without signal are then just dropped)`;
   }
   return null;
 }

@@ -4,7 +4,6 @@
 // success, turns, lengths, end, faults, version) travels as small JSON, never its tokens.
 import type { Reward } from '../../envs/types';
 import type { GradientShard } from '../optimizerState';
-import type { GrpoStepResult } from './grpoTrainer';
 import type { StepEpisode, StepTiming } from './rlMetrics';
 import type { Trajectory } from './trajectory';
 
@@ -35,7 +34,7 @@ interface RankStep {
 }
 
 /** The step's episodes, training rewards and kept groups over every rank, in rank order; rollout time is the slowest rank's, tokens the sum. */
-export async function gatherStep(shard: GradientShard, drawn: readonly Trajectory[], result: GrpoStepResult, timing: StepTiming): Promise<{
+export async function gatherStep(shard: GradientShard, drawn: readonly Trajectory[], rewards: readonly number[], keptGroups: readonly boolean[], timing: StepTiming): Promise<{
   episodes: StepEpisode[]; rewards: number[]; keptGroups: boolean[]; timing: StepTiming;
 }> {
   if (!shard.gather) throw new Error('data-parallel GRPO: the shard cannot gather the step\'s metrics (use gradientShard)');
@@ -44,7 +43,7 @@ export async function gatherStep(shard: GradientShard, drawn: readonly Trajector
       reward: t.reward, success: t.success, turns: t.turns, policyVersion: t.policyVersion, responseTokens: t.responseTokens,
       truncated: t.truncated, end: t.end, faults: t.faults, length: t.ids.length,
     })),
-    rewards: result.rewards, keptGroups: result.keptGroups, generatedTokens: timing.generatedTokens, rolloutSeconds: timing.rolloutSeconds,
+    rewards: [...rewards], keptGroups: [...keptGroups], generatedTokens: timing.generatedTokens, rolloutSeconds: timing.rolloutSeconds,
   };
   const all = (await shard.gather(mine)) as RankStep[];
   if (all.some((r) => r.episodes.length !== r.rewards.length)) throw new Error('data-parallel GRPO: a rank sent episodes and training rewards that do not match');

@@ -8,7 +8,7 @@ import type { GpuWeights } from '../../model/weights';
 import type { Tokenizer } from '../../tokenizer';
 import { GrpoTrainer, type GrpoTrainerConfig } from './grpoTrainer';
 import { modelTurnGenerator } from './modelGenerator';
-import { sampleWithSignal } from './dynamicSampling';
+import { type SignalShare, sampleWithSignal } from './dynamicSampling';
 import { buildStepRecord, generatedTokens, type RlStepRecord } from './rlMetrics';
 import { type PromptRenderer, type RolloutConfig, rolloutBatch } from './rollout';
 import type { Trajectory } from './trajectory';
@@ -83,7 +83,8 @@ export interface RlResume {
    * Data parallel (GrpoTrainer.step's shard, split 'groups'): rank r of N plays only tasks
    * [⌊r·K/N⌋, ⌊(r+1)·K/N⌋) of the step's K, trains on them with the loss weighted by the global
    * counts, and the step's episode metrics are gathered from every rank (dataParallelRl.ts), so every
-   * rank reports what one process reports. Refill rounds of dynamic sampling are refused.
+   * rank reports what one process reports. Refill rounds of dynamic sampling are split alike: every
+   * rank learns every rank's groups with signal per round (dynamicSampling.ts's SignalShare).
    */
   shard?: GradientShard;
 }
@@ -102,54 +103,50 @@ export async function runSyncRl<T extends TaskBase>(
   const maxRounds = grpo.dynamicSampling ? (cfg.maxSamplingRounds ?? 1) : 1;
   const end = Math.min(cfg.steps, resume.stopAfter ?? cfg.steps);
   const shard = resume.shard && resume.shard.world > 1 ? resume.shard : undefined;
-  if (shard && maxRounds > 1) {
-    throw new Error(`RL config: dynamic sampling with refill rounds (maxSamplingRounds ${maxRounds}) is not exact across ${shard.world} data-parallel ranks (how many tasks a refill draws depends on every rank's groups): set maxSamplingRounds to 1 (groups without signal are then just dropped) or train in one tab`);
-  }
-  const [lo, hi] = shard ? rankSlice(cfg.tasksPerStep, shard) : [0, cfg.tasksPerStep];
+  const gather = shard && (async (info: unknown) => {
+    if (!shard.gather) throw new Error('data-parallel GRPO: the shard cannot gather (use gradientShard)');
+    return shard.gather(info);
+  });
+  // refill rounds across ranks: every rank learns every rank's signal flags of each round
+  const share: SignalShare | undefined = gather && maxRounds > 1 ? { rank: shard!.rank, gather: async (kept) => (await gather({ kept })).map((x) => (x as { kept: boolean[] }).kept) } : undefined;
   try {
     await resume.restore?.(trainer);
     for (let step = resume.from?.step ?? 0; step < end; step++) {
       const t0 = performance.now();
-      // each group samples from its own seed (step seed, global task index): the same tokens whichever rank plays it
+      // n: the round's tasks over all ranks; this rank plays its slice. Each group samples from its own
+      // seed (round seed, the task's index in the round): the same tokens whichever rank plays it.
       const roll = async (round: number, n: number) => {
-        const stepSeed = mixSeeds(cfg.seed, step, 0x5201 + round);
-        const first = round === 0 ? lo : 0;
-        const tasks = round === 0 ? tasksForStep(family, cfg.seed, step, cfg.tasksPerStep).slice(lo, hi) : Array.from({ length: n }, () => family.generateTask(mixSeeds(cfg.seed, 0x2ef1), refilled++, 'train'));
+        const roundSeed = mixSeeds(cfg.seed, step, 0x5201 + round);
+        const all = round === 0 ? tasksForStep(family, cfg.seed, step, n) : Array.from({ length: n }, (_, i) => family.generateTask(mixSeeds(cfg.seed, 0x2ef1), refilled + i, 'train'));
+        if (round > 0) refilled += n; // every rank counts every refill task (their own stream)
+        const [lo, hi] = shard ? rankSlice(n, shard) : [0, n];
+        const tasks = all.slice(lo, hi);
         const trajs = await rolloutBatch({
-          family, tasks, groupSeeds: tasks.map((_, i) => mixSeeds(stepSeed, first + i)),
-          tokenizer, generator, config: cfg.rollout, seed: stepSeed, policyVersion: version, render, limits: cfg.limits, weights: cfg.weights,
+          family, tasks, groupSeeds: tasks.map((_, i) => mixSeeds(roundSeed, lo + i)),
+          tokenizer, generator, config: cfg.rollout, seed: roundSeed, policyVersion: version, render, limits: cfg.limits, weights: cfg.weights,
         });
-        for (const t of trajs) t.group += first; // the step's group index, as one process numbers it
+        for (const t of trajs) t.group += lo; // the round's group index, as one process numbers it
         return trajs;
       };
-      const sampled = await sampleWithSignal(roll, { groupSize: grpo.groupSize, tasksPerStep: hi - lo, maxRounds, grpo });
+      const sampled = await sampleWithSignal(roll, { groupSize: grpo.groupSize, tasksPerStep: cfg.tasksPerStep, maxRounds, grpo }, share);
       const t1 = performance.now();
       const lr = learningRate({ lr: cfg.trainer.lr, warmupSteps: cfg.warmupSteps, totalSteps: cfg.steps, minLrRatio: cfg.minLrRatio }, step + 1);
       const result = await trainer.step(maxRounds > 1 ? sampled.train : sampled.drawn, lr, shard, 'groups');
       const t2 = performance.now();
       const timing = { rolloutSeconds: (t1 - t0) / 1000, trainSeconds: (t2 - t1) / 1000, generatedTokens: generatedTokens(sampled.drawn) };
-      if (shard) {
-        // the step's record from every rank's episodes, in rank order = the step's group order
-        const all = await gatherStep(shard, sampled.drawn, result, timing);
-        const record = buildStepRecord(step + 1, version, all.episodes, { ...result, rewards: all.rewards, keptGroups: all.keptGroups }, all.timing);
-        record.rank = { rank: shard.rank, world: shard.world, episodes: sampled.drawn.length, rolloutSeconds: timing.rolloutSeconds };
-        version = record.version;
-        history.push(record);
-        resume.onRollouts?.(step + 1, sampled.drawn, result.rewards, result.keptGroups);
-        await onStep?.(record);
-        await resume.afterStep?.({ step: step + 1, version, refilled }, trainer);
-        continue;
-      }
       // metrics over every group drawn (the trainer saw only the ones with signal when refilling)
-      const dropped = sampled.drawnKept.filter((k) => !k).length;
-      const record = maxRounds > 1
-        ? buildStepRecord(step + 1, version, sampled.drawn, { ...result, rewards: sampled.drawnRewards, keptGroups: sampled.drawnKept }, timing, {
-          groups_dropped: dropped, frac_reward_zero_std: dropped / sampled.drawnKept.length, 'sampling/rounds': sampled.rounds, 'sampling/groups_drawn': sampled.drawnKept.length,
-        })
-        : buildStepRecord(step + 1, version, sampled.drawn, result, timing);
+      const rewards = maxRounds > 1 ? sampled.drawnRewards : result.rewards;
+      const keptGroups = maxRounds > 1 ? sampled.drawnKept : result.keptGroups;
+      // data parallel: the step's record from every rank's episodes (dataParallelRl.ts), the same on every rank
+      const step_ = shard ? await gatherStep(shard, sampled.drawn, rewards, keptGroups, timing) : { episodes: sampled.drawn, rewards, keptGroups, timing };
+      const dropped = sampled.groups.drawn - sampled.groups.kept;
+      const record = buildStepRecord(step + 1, version, step_.episodes, { ...result, rewards: step_.rewards, keptGroups: step_.keptGroups }, step_.timing, maxRounds > 1 ? {
+        groups_dropped: dropped, frac_reward_zero_std: dropped / sampled.groups.drawn, 'sampling/rounds': sampled.rounds, 'sampling/groups_drawn': sampled.groups.drawn,
+      } : {});
+      if (shard) record.rank = { rank: shard.rank, world: shard.world, episodes: sampled.drawn.length, rolloutSeconds: timing.rolloutSeconds };
       version = record.version;
       history.push(record);
-      resume.onRollouts?.(step + 1, sampled.drawn, maxRounds > 1 ? sampled.drawnRewards : result.rewards, maxRounds > 1 ? sampled.drawnKept : result.keptGroups);
+      resume.onRollouts?.(step + 1, sampled.drawn, rewards, keptGroups); // this rank's episodes
       await onStep?.(record); // a caller may evaluate between steps (held-out curves)
       await resume.afterStep?.({ step: step + 1, version, refilled }, trainer);
     }
