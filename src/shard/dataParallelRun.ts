@@ -80,6 +80,8 @@ export interface DataParallelStart {
   ranks: string[];
   rank: number;
   collective: Collective | null;
+  /** The checkpoint (in rank 0's store, which every tab of the browser reads) every rank resumes from; null: a fresh run. */
+  resumeFrom: string | null;
 }
 
 export class DataParallelRun {
@@ -149,19 +151,19 @@ export class DataParallelRun {
     const rank = h.ranks.indexOf(this.o.node.selfId);
     if (rank < 0) return this.o.note(`the data-parallel run started with ${h.ranks.length} other tabs; this tab is not one of its ranks`);
     if (h.ranks.length !== this.o.world) return this.o.note(`refused to start: rank 0 (${from}) started with ${h.ranks.length} ranks, the link says ${this.o.world}`);
-    this.begin(h.ranks, rank);
+    this.begin(h.ranks, rank, h.resumeFrom ?? null);
   }
 
-  private begin(ranks: string[], rank: number): void {
+  private begin(ranks: string[], rank: number, resumeFrom: string | null): void {
     // the collective listens before dpStart goes out (rank 0) or as soon as it arrives (others): no round is missed
     const collective = ranks.length > 1 ? new Collective(this.o.node, DP_GROUP, rank, ranks, this.o.timeoutMs) : null;
-    this.started = { ranks, rank, collective };
-    this.o.note(`data parallel: this tab is rank ${rank} of ${ranks.length} (ranks in order: ${ranks.join(', ')})`);
+    this.started = { ranks, rank, collective, resumeFrom };
+    this.o.note(`data parallel: this tab is rank ${rank} of ${ranks.length} (ranks in order: ${ranks.join(', ')})${resumeFrom ? `, resuming from checkpoint ${resumeFrom}` : ''}`);
     for (const f of this.startListeners) f(this.started);
   }
 
-  /** Rank 0: calls for ranks until `world − 1` other tabs agree, then fixes the order and starts everyone. */
-  async coordinate(signal?: AbortSignal): Promise<DataParallelStart> {
+  /** Rank 0: calls for ranks until `world − 1` other tabs agree, then fixes the order and starts everyone (all resuming from `resumeFrom` when given). */
+  async coordinate(signal?: AbortSignal, resumeFrom: string | null = null): Promise<DataParallelStart> {
     if (this.started) return this.started;
     this.coordinating = true;
     const { node, world } = this.o;
@@ -175,8 +177,8 @@ export class DataParallelRun {
       });
     }
     const ranks = [node.selfId, ...this.agreed.slice(0, world - 1)];
-    this.begin(ranks, 0);
-    if (world > 1) await node.say(null, { h: { t: 'dpStart', ranks, digest: this.digest } });
+    this.begin(ranks, 0, resumeFrom);
+    if (world > 1) await node.say(null, { h: { t: 'dpStart', ranks, digest: this.digest, resumeFrom } });
     return this.started!;
   }
 }
