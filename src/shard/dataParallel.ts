@@ -52,8 +52,13 @@ export function gradientShard(rt: GpuRuntime, collective: Collective): GradientS
       }
       return all.map((c) => c.info);
     },
-    async gather(info: unknown): Promise<unknown[]> {
-      return (await collective.allGather(new Uint8Array(0), info)).map((c) => c.info);
+    async gather(what: string, info: unknown): Promise<unknown[]> {
+      const all = await collective.allGather(new Uint8Array(0), { what, info });
+      return all.map((c, rank) => {
+        const got = c.info as { what?: unknown; info?: unknown } | null;
+        if (got?.what !== what) throw new Error(`data parallel: rank ${rank} sent ${JSON.stringify(got?.what ?? null)} where this rank (${collective.rank}) gathers '${what}': the ranks are out of step`);
+        return got.info;
+      });
     },
   };
 }

@@ -30,9 +30,9 @@ beforeAll(async () => {
 
 /**
  * The fake family's tasks, paid by what the untrained model writes: a reward in [0, 1] that differs
- * between samples of one task (tasks whose index is a multiple of `flatEvery` pay 0.5 whatever is written: no signal).
+ * between samples of one task (tasks for which `flat` says so pay 0.5 whatever is written: no signal).
  */
-function textScoredFamily(o: { flatEvery?: number } = {}): EnvFamily<FakeTask> {
+function textScoredFamily(o: { flat?: (index: number) => boolean } = {}): EnvFamily<FakeTask> {
   const base = fakeFamily();
   const weights = { shape: 1 };
   return {
@@ -44,7 +44,7 @@ function textScoredFamily(o: { flatEvery?: number } = {}): EnvFamily<FakeTask> {
       return {
         family: env.family,
         reset: (task: FakeTask) => {
-          flat = o.flatEvery !== undefined && task.index % o.flatEvery === 0;
+          flat = o.flat?.(task.index) ?? false;
           return env.reset(task);
         },
         async step(text: string) {
@@ -129,7 +129,7 @@ describe('GRPO data parallel with rollouts split by rank', () => {
   }, 300_000);
 
   it('with dynamic sampling\'s refill rounds (half the tasks pay a constant): the same rounds, groups and metrics on 2 ranks as in one process', async () => {
-    const family = textScoredFamily({ flatEvery: 2 });
+    const family = textScoredFamily({ flat: (index) => index % 2 === 0 });
     const cfg: RlLoopConfig = { ...CFG, maxSamplingRounds: 3, trainer: { ...CFG.trainer, grpo: grpoConfig('default', { groupSize: 3, klCoef: 0.05, entropyCoef: 0.01, dynamicSampling: true }) } };
     const init = initialWeights(MICRO_MODEL, 8);
     const one = new GpuWeights(rt, MICRO_MODEL, init);
@@ -154,6 +154,29 @@ describe('GRPO data parallel with rollouts split by rank', () => {
     // whose gradient is near 0 into a visible share of their lr-sized step; the metrics above agree to < 1e-6
     for (const r of [0, 1]) expect(await maxWeightError(ws[r], one)).toBeLessThanOrEqual(1e-4);
     console.log(`GRPO DP split with refills: rounds per step ${single.map((x) => x.metrics['sampling/rounds']).join(', ')}, groups drawn ${single.map((x) => x.metrics['sampling/groups_drawn']).join(', ')}, worst relative error ${worst(single, per).toExponential(2)}`);
+    for (const w of [one, ...ws]) w.destroy();
+    for (const n of nodes) await n.stop();
+  }, 300_000);
+
+  it('a rank whose groups all lack signal trains on nothing but joins every round: the step is still one process\'s', async () => {
+    // tasks 2 and 3 of every 4 pay a constant, and rank 1 plays exactly those; dynamic sampling
+    // without refills drops such groups
+    const family = textScoredFamily({ flat: (index) => index % 4 >= 2 });
+    const cfg: RlLoopConfig = { ...CFG, steps: 2, trainer: { ...CFG.trainer, grpo: grpoConfig('default', { groupSize: 3, klCoef: 0.05, entropyCoef: 0.01, dynamicSampling: true }) } };
+    const init = initialWeights(MICRO_MODEL, 8);
+    const one = new GpuWeights(rt, MICRO_MODEL, init);
+    const single = await runSyncRl(rt, one, family, tok, cfg);
+    const { nodes, collectives } = await ranks(2);
+    const ws = [0, 1].map(() => new GpuWeights(rt, MICRO_MODEL, init));
+    const per = await Promise.all(ws.map((w, r) => runSyncRl(rt, w, family, tok, cfg, undefined, undefined, { shard: gradientShard(rt, collectives[r]) })));
+    for (const [s, want] of single.entries()) {
+      expect(want.skipped).toBe(false);
+      expect(want.metrics.groups_dropped).toBe(2);
+      for (const r of [0, 1]) {
+        for (const [k, v] of Object.entries(want.metrics)) if (!timed(k)) expect(metricError(k, per[r][s].metrics[k], v), `step ${s + 1} rank ${r} ${k}`).toBeLessThanOrEqual(1e-5);
+      }
+    }
+    for (const r of [0, 1]) expect(await maxWeightError(ws[r], one)).toBeLessThanOrEqual(1e-5);
     for (const w of [one, ...ws]) w.destroy();
     for (const n of nodes) await n.stop();
   }, 300_000);

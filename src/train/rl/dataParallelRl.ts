@@ -45,7 +45,7 @@ export async function gatherStep(shard: GradientShard, drawn: readonly Trajector
     })),
     rewards: [...rewards], keptGroups: [...keptGroups], generatedTokens: timing.generatedTokens, rolloutSeconds: timing.rolloutSeconds,
   };
-  const all = (await shard.gather(mine)) as RankStep[];
+  const all = (await shard.gather('grpo step episodes', mine)) as RankStep[];
   if (all.some((r) => r.episodes.length !== r.rewards.length)) throw new Error('data-parallel GRPO: a rank sent episodes and training rewards that do not match');
   return {
     episodes: all.flatMap((r) => r.episodes.map(({ length, ...e }) => ({ ...e, ids: { length } }))),

@@ -215,7 +215,7 @@ export class GrpoTrainer {
     let global = local;
     if (ownGroups) {
       if (!shard.gather) throw new Error('GRPO trainer: splitting groups across data-parallel ranks needs a shard that can gather counts (gradientShard)');
-      global = sumCounts((await shard.gather({ counts: local })).map((x) => (x as { counts: typeof local }).counts));
+      global = sumCounts((await shard.gather('grpo token counts', { counts: local })).map((x) => (x as { counts: typeof local }).counts));
       groupMetrics = { groups_dropped: global.dropped, frac_reward_zero_std: global.groups ? global.zeroStd / global.groups : 0 };
     }
     const totals: BatchTotals = { tokens: global.tokens, sequences: global.sequences };

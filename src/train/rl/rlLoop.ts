@@ -103,12 +103,12 @@ export async function runSyncRl<T extends TaskBase>(
   const maxRounds = grpo.dynamicSampling ? (cfg.maxSamplingRounds ?? 1) : 1;
   const end = Math.min(cfg.steps, resume.stopAfter ?? cfg.steps);
   const shard = resume.shard && resume.shard.world > 1 ? resume.shard : undefined;
-  const gather = shard && (async (info: unknown) => {
+  const gather = shard && (async (what: string, info: unknown) => {
     if (!shard.gather) throw new Error('data-parallel GRPO: the shard cannot gather (use gradientShard)');
-    return shard.gather(info);
+    return shard.gather(what, info);
   });
   // refill rounds across ranks: every rank learns every rank's signal flags of each round
-  const share: SignalShare | undefined = gather && maxRounds > 1 ? { rank: shard!.rank, gather: async (kept) => (await gather({ kept })).map((x) => (x as { kept: boolean[] }).kept) } : undefined;
+  const share: SignalShare | undefined = gather && maxRounds > 1 ? { rank: shard!.rank, gather: async (kept) => (await gather('grpo signal flags', { kept })).map((x) => (x as { kept: boolean[] }).kept) } : undefined;
   try {
     await resume.restore?.(trainer);
     for (let step = resume.from?.step ?? 0; step < end; step++) {
