@@ -92,6 +92,8 @@ describe('data parallel across tabs (SwarmSession)', () => {
         expect(s.records[i].rank?.episodes, 'each rank plays half of the step\'s groups').toBe(r.metrics.episodes / 2);
       }
       expect(s.view().self.rolloutsPerSec).toBeGreaterThan(0); // the panel's figure: this rank's own episodes per second
+      expect(s.view().trajectoriesBy.local).toBe(want.records.reduce((a, r) => a + r.metrics.episodes, 0) / 2); // and its own episodes
+      expect(s.view().self.version).toBe(want.records.at(-1)!.version);
     }
     expect(r1.finalWeights!.sha256).toBe(r0.finalWeights!.sha256);
     const [a, b] = [r0.finalWeights!.values!, want.finalWeights!.values!];

@@ -184,7 +184,7 @@ export class SwarmSession {
   private status(): MemberStatus {
     const leading = this.role === 'leader';
     return {
-      role: this.role === 'rank' ? 'rank' : leading ? 'leader' : this.dp ? 'candidate' : 'rollout', version: leading ? this.version : this.member.version,
+      role: this.role === 'rank' ? 'rank' : leading ? 'leader' : this.dp ? 'candidate' : 'rollout', version: leading || this.role === 'rank' ? this.version : this.member.version,
       rolloutsPerSec: this.role === 'rank' ? rankRolloutsPerSec(this.records) : this.member.rolloutsPerSec, busy: leading ? this.state === 'running' : this.member.busy,
       visible: this.o.visible?.() ?? true, lifecycle: this.o.lifecycle?.() ?? 'active', stage: leading ? this.grpoStage : -1, step: this.step,
     };
@@ -383,6 +383,7 @@ export class SwarmSession {
           this.records.push(r);
           this.step = r.step;
           this.version = r.version;
+          this.trajectoriesBy.local = (this.trajectoriesBy.local ?? 0) + (r.rank?.episodes ?? 0); // the episodes this rank played
         },
       }, {
         model: this.model, shard: s.collective ? gradientShard(rt, s.collective) : undefined, initial: found?.point.initial, resume: found?.point,
