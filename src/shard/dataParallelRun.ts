@@ -11,6 +11,7 @@
 // would no longer be the run's); session.ts turns that into a failed run that names the rank.
 import type { ModelConfig } from '../model/config';
 import type { PipelineConfig } from '../pipeline/config';
+import type { RlStepRecord } from '../train/rl/rlMetrics';
 import { Collective } from './collective';
 import type { HeaderOf } from './protocol';
 import type { SwarmNode } from './swarmNode';
@@ -193,4 +194,11 @@ export async function weightsFingerprint(values: Map<string, Float32Array>): Pro
     at += v.length;
   }
   return { sha256: await sha256Hex(new Uint8Array(all.buffer)), values: total <= 4_000_000 ? all : null };
+}
+
+/** A data-parallel rank's own rollouts per second over its last few GRPO steps (it plays only its share of each step's groups). */
+export function rankRolloutsPerSec(records: readonly RlStepRecord[]): number {
+  const recent = records.slice(-5).flatMap((r) => (r.rank ? [r.rank] : []));
+  const seconds = recent.reduce((a, r) => a + r.rolloutSeconds, 0);
+  return seconds > 0 ? recent.reduce((a, r) => a + r.episodes, 0) / seconds : 0;
 }

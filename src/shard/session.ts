@@ -25,7 +25,7 @@ import { type MemberInfo, type MemberStatus, SwarmNode } from './swarmNode';
 import { swarmPool } from './swarmPool';
 import type { Lifecycle } from './protocol';
 import type { SwarmTransport } from './transport';
-import { DataParallelRun, dataParallelProblem, type DataParallelStart, weightsFingerprint } from './dataParallelRun';
+import { DataParallelRun, dataParallelProblem, type DataParallelStart, rankRolloutsPerSec, weightsFingerprint } from './dataParallelRun';
 import { gradientShard } from './dataParallel';
 
 /** The part of the Web Locks API the election needs (navigator.locks; a memory version in Node tests). */
@@ -418,11 +418,4 @@ export class SwarmSession {
     await this.member.close();
     await this.node.stop(reason);
   }
-}
-
-/** A data-parallel rank's own rollouts per second over its last few GRPO steps (it plays only its share of each step's groups). */
-export function rankRolloutsPerSec(records: readonly RlStepRecord[]): number {
-  const recent = records.slice(-5).flatMap((r) => (r.rank ? [r.rank] : []));
-  const seconds = recent.reduce((a, r) => a + r.rolloutSeconds, 0);
-  return seconds > 0 ? recent.reduce((a, r) => a + r.episodes, 0) / seconds : 0;
 }

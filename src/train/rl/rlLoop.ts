@@ -138,9 +138,9 @@ export async function runSyncRl<T extends TaskBase>(
       const rewards = maxRounds > 1 ? sampled.drawnRewards : result.rewards;
       const keptGroups = maxRounds > 1 ? sampled.drawnKept : result.keptGroups;
       // data parallel: the step's record from every rank's episodes (dataParallelRl.ts), the same on every rank
-      const step_ = shard ? await gatherStep(shard, sampled.drawn, rewards, keptGroups, timing) : { episodes: sampled.drawn, rewards, keptGroups, timing };
+      const merged = shard ? await gatherStep(shard, sampled.drawn, rewards, keptGroups, timing) : { episodes: sampled.drawn, rewards, keptGroups, timing };
       const dropped = sampled.groups.drawn - sampled.groups.kept;
-      const record = buildStepRecord(step + 1, version, step_.episodes, { ...result, rewards: step_.rewards, keptGroups: step_.keptGroups }, step_.timing, maxRounds > 1 ? {
+      const record = buildStepRecord(step + 1, version, merged.episodes, { ...result, rewards: merged.rewards, keptGroups: merged.keptGroups }, merged.timing, maxRounds > 1 ? {
         groups_dropped: dropped, frac_reward_zero_std: dropped / sampled.groups.drawn, 'sampling/rounds': sampled.rounds, 'sampling/groups_drawn': sampled.groups.drawn,
       } : {});
       if (shard) record.rank = { rank: shard.rank, world: shard.world, episodes: sampled.drawn.length, rolloutSeconds: timing.rolloutSeconds };
