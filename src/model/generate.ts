@@ -18,6 +18,12 @@ export interface GenerateOptions extends SamplingOptions {
   /** Needed with stopStrings: ids → text. */
   decode?: (ids: number[]) => string;
   seed: number;
+  /**
+   * One seed per row (length B): each row samples from its own stream, so what a row draws does not
+   * depend on which other rows share the batch (data-parallel ranks play different groups). Default:
+   * one stream for the batch from `seed`, drawn row after row.
+   */
+  rowSeeds?: readonly number[];
   /** Prefill each distinct prompt once and copy its KV-cache row to the duplicates (default true). */
   sharePrefill?: boolean;
   /** Most prompt tokens per row fed in one prefill call (default PREFILL_CHUNK_TOKENS). */
@@ -42,7 +48,9 @@ export async function generate(rt: GpuRuntime, w: GpuWeights, prompts: number[][
     throw new Error(`generate: prompt (${maxLen}) + maxNewTokens (${opts.maxNewTokens}) exceeds the model's ${w.cfg.maxPositionEmbeddings} positions`);
   }
   const dec = new Decoder(rt, w, B, Tmax);
-  const rng = new Rng(opts.seed);
+  if (opts.rowSeeds && opts.rowSeeds.length !== B) throw new Error(`generate: ${opts.rowSeeds.length} row seeds for ${B} prompts`);
+  const shared = new Rng(opts.seed);
+  const rngs = opts.rowSeeds ? opts.rowSeeds.map((s) => new Rng(s)) : null;
   const out: Generation[] = prompts.map(() => ({ tokens: [], logprobs: [], finishReason: 'length' }));
   const done = new Array<boolean>(B).fill(false);
   try {
@@ -53,7 +61,7 @@ export async function generate(rt: GpuRuntime, w: GpuWeights, prompts: number[][
       const next = new Int32Array(B);
       for (let b = 0; b < B; b++) {
         if (done[b]) continue;
-        const { token, logprob } = sampleToken(logits.subarray(b * V, (b + 1) * V), opts, rng);
+        const { token, logprob } = sampleToken(logits.subarray(b * V, (b + 1) * V), opts, rngs ? rngs[b] : shared);
         const g = out[b];
         g.tokens.push(token);
         g.logprobs.push(logprob);

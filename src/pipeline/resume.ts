@@ -4,7 +4,7 @@
 import type { GpuRuntime } from '../gpu/runtime';
 import { type ModelConfig, PRESETS } from '../model/config';
 import type { CheckpointBackend } from '../storage/backend';
-import { loadLatestCheckpoint } from '../storage/checkpoint';
+import { loadLatestCheckpoint, openCheckpoint } from '../storage/checkpoint';
 import { tokenizerIdentity } from '../storage/format';
 import { type ResumePoint, resumeFrom } from '../storage/resume';
 import type { PipelineConfig } from './config';
@@ -20,9 +20,14 @@ export interface PipelineResumeFound {
   notes: string[];
 }
 
-/** The newest complete checkpoint of `cfg`'s run in `store` (a `model` other than the preset's: a loaded one), ready for runPipeline's `resume`; null when the store has none. */
-export async function resumePipeline(rt: GpuRuntime, store: CheckpointBackend, cfg: PipelineConfig, model: ModelConfig = PRESETS[cfg.preset]): Promise<PipelineResumeFound | null> {
-  const latest = await loadLatestCheckpoint(store, { preset: cfg.preset, model, tokenizer: await tokenizerIdentity(await tokenizerForModel(model)) });
+/**
+ * The newest complete checkpoint of `cfg`'s run in `store` (a `model` other than the preset's: a
+ * loaded one), ready for runPipeline's `resume`; null when the store has none. `id`: that checkpoint
+ * instead (a data-parallel rank loads the one rank 0 chose; nothing else in the store is touched).
+ */
+export async function resumePipeline(rt: GpuRuntime, store: CheckpointBackend, cfg: PipelineConfig, model: ModelConfig = PRESETS[cfg.preset], id?: string): Promise<PipelineResumeFound | null> {
+  const expect = { preset: cfg.preset, model, tokenizer: await tokenizerIdentity(await tokenizerForModel(model)) };
+  const latest = id === undefined ? await loadLatestCheckpoint(store, expect) : { reader: await openCheckpoint(store, id, expect), unfinished: [], skipped: [] };
   const notes = [
     ...latest.unfinished.map((u) => `removed an unfinished save (${u.id})`),
     ...latest.skipped.map((s) => `passed over checkpoint ${s.id}: ${s.reason}`),

@@ -109,8 +109,9 @@ export interface PipelineOptions {
   /**
    * Data parallel (src/shard/dataParallelRun.ts): this process is one rank; every SFT and GRPO step
    * trains its share of the step's global batch and sums gradients with the other ranks before
-   * AdamW (GRPO: every rank plays the whole batch with the same seed and weights, then trains its
-   * share of the micro-batches). GRPO stages run the synchronous loop.
+   * AdamW (GRPO: every rank plays only its slice of the step's tasks, each group seeded by its task's
+   * index in the step, and trains on those; the step's metrics are gathered from every rank).
+   * GRPO stages run the synchronous loop, without refill rounds.
    */
   shard?: GradientShard;
 }

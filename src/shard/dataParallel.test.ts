@@ -68,7 +68,8 @@ describe('data parallel equals one process at the same global batch', () => {
     const single = await trainSft(rt, one, data, cfg);
     const { nodes, collectives } = await ranks(2);
     const ws = [0, 1].map(() => new GpuWeights(rt, MICRO_MODEL, initialWeights(MICRO_MODEL, 4)));
-    const shards = collectives.map((c) => gradientShard(rt, c));
+    const { nodes: n3, collectives: c3 } = await ranks(2);
+    const shards = c3.map((c) => gradientShard(rt, c));
     const per: SftMetrics[][] = await Promise.all(ws.map((w, r) => trainSft(rt, w, data, cfg, undefined, { shard: shards[r] })));
     for (let s = 0; s < cfg.steps; s++) {
       for (const r of [0, 1]) expect(rel(per[r][s].loss, single[s].loss), `step ${s + 1} rank ${r}: ${per[r][s].loss} vs ${single[s].loss}`).toBeLessThanOrEqual(1e-5);
@@ -136,7 +137,7 @@ describe('data parallel equals one process at the same global batch', () => {
     for (const n of nodes) await n.stop();
   }, 300_000);
 
-  it('a rank that sends NaN gradients stops the run, naming it; a rank that leaves stops it too', async () => {
+  it('a rank that sends NaN gradients stops the run, naming it; long side-information travels; ranks out of step and a rank that leaves stop it', async () => {
     const { nodes, collectives } = await ranks(2);
     const w = new GpuWeights(rt, MICRO_MODEL, initialWeights(MICRO_MODEL, 1));
     w.zeroGrads();
@@ -144,13 +145,26 @@ describe('data parallel equals one process at the same global batch', () => {
     const bad = new Float32Array(total);
     bad[5] = Number.NaN;
     const honest = gradientShard(rt, collectives[0]).allReduce(w, 0);
-    void collectives[1].allGather(new Uint8Array(bad.buffer), 0);
+    const payload = new Uint8Array(4 * total + 4); // the gradients, then the JSON side-information "0"
+    payload.set(new Uint8Array(bad.buffer));
+    payload.set(new TextEncoder().encode('0'), 4 * total);
+    void collectives[1].allGather(payload, { json: 1 });
     await expect(honest).rejects.toThrow(/rank 1's gradients: value 5 is NaN/);
+    // side-information past the 16 KiB header cap travels in the payload; a rank out of step is named
+    const big = Array.from({ length: 2000 }, (_, i) => ({ reward: i / 7, end: 'max-tokens' }));
+    const { nodes: n3, collectives: c3 } = await ranks(2);
+    const shards = c3.map((c) => gradientShard(rt, c));
+    const got = await Promise.all(shards.map((s, r) => s.gather!('episodes', { r, big })));
+    expect(got[0]).toEqual([{ r: 0, big }, { r: 1, big }]);
+    expect(JSON.stringify(big).length).toBeGreaterThan(40_000);
+    const [a, b] = [shards[0].gather!('counts', 1), shards[1].gather!('flags', 2).catch((e: Error) => e)];
+    await expect(a).rejects.toThrow(/rank 1 sent "flags" where this rank \(0\) gathers 'counts': the ranks are out of step/);
+    expect(String(await b)).toMatch(/rank 0 sent "counts" where this rank \(1\) gathers 'flags'/);
     const { nodes: n2, collectives: c2 } = await ranks(2);
     const waiting = c2[0].allGather(new Uint8Array(8), 0);
     await n2[1].stop('closed');
     await expect(waiting).rejects.toThrow(/rank 1 \(rank-1\) left \(said bye: closed\): the data-parallel run cannot go on/);
     w.destroy();
-    for (const n of [...nodes, n2[0]]) await n.stop();
+    for (const n of [...nodes, n2[0], ...n3]) await n.stop();
   }, 60_000);
 });

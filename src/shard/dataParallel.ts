@@ -4,11 +4,12 @@
 // summed in rank order on the host, and the sum goes back into the GPU gradients before AdamW: every
 // rank applies the same update to the same weights, so no weights are ever broadcast.
 // Bytes per step and rank: 4 × parameters sent (tabs: one BroadcastChannel post reaches all ranks;
-// libp2p: one copy per other rank) and as much received from each other rank.
+// libp2p: one copy per other rank) and as much received from each other rank, plus the step's JSON
+// side-information (metrics), which rides at the payload's end (headers are capped at 16 KiB).
 import type { GpuRuntime } from '../gpu/runtime';
 import type { GpuWeights } from '../model/weights';
 import type { GradientShard } from '../train/optimizerState';
-import type { Collective } from './collective';
+import { type Collective, type Contribution, decodeInfo, encodeInfo } from './collective';
 import { finiteFloats, floatBytes } from './protocol';
 
 export interface GradientShardStats {
@@ -28,19 +29,24 @@ export function gradientShard(rt: GpuRuntime, collective: Collective): GradientS
       const names = w.trainableNames();
       const grads = await w.downloadGrads();
       const total = names.reduce((a, n) => a + grads.get(n)!.length, 0);
-      const mine = new Float32Array(total);
+      const json = encoder.encode(encodeInfo(info));
+      const mine = new Float32Array(total + Math.ceil(json.byteLength / 4)); // gradients, then the info's JSON
       let at = 0;
       for (const n of names) {
         mine.set(grads.get(n)!, at);
         at += grads.get(n)!.length;
       }
-      const all = await collective.allGather(floatBytes(mine), info);
+      new Uint8Array(mine.buffer, 4 * total).set(json);
+      const all = await collective.allGather(floatBytes(mine), { json: json.byteLength });
       const sum = new Float32Array(total); // float32 adds in rank order: the same bits on every rank
+      const infos: unknown[] = [];
       for (const [rank, c] of all.entries()) {
-        if (c.bytes.byteLength !== 4 * total) throw new Error(`data parallel: rank ${rank} sent ${c.bytes.byteLength} gradient bytes, expected ${4 * total} (another model?)`);
-        const g = finiteFloats(c.bytes, `data parallel: rank ${rank}'s gradients`);
+        const { bytes, info: theirs } = splitJson(c, rank, 4 * total);
+        if (bytes.byteLength !== 4 * total) throw new Error(`data parallel: rank ${rank} sent ${bytes.byteLength} gradient bytes, expected ${4 * total} (another model?)`);
+        const g = finiteFloats(bytes, `data parallel: rank ${rank}'s gradients`);
         for (let i = 0; i < total; i++) sum[i] += g[i];
-        if (rank !== collective.rank) stats.bytesReceived += c.bytes.byteLength;
+        infos.push(theirs);
+        if (rank !== collective.rank) stats.bytesReceived += bytes.byteLength;
       }
       stats.bytesSent += 4 * total;
       stats.steps++;
@@ -50,7 +56,39 @@ export function gradientShard(rt: GpuRuntime, collective: Collective): GradientS
         rt.write(w.grad(n), sum.subarray(at, at + len));
         at += len;
       }
-      return all.map((c) => c.info);
+      return infos;
+    },
+    async gather(what: string, info: unknown): Promise<unknown[]> {
+      const all = await collective.allGather(encoder.encode(encodeInfo({ what, info })), { json: -1 });
+      return all.map((c, rank) => {
+        const got = splitJson(c, rank, 0).info as { what?: unknown; info?: unknown } | null;
+        if (got?.what !== what) throw new Error(`data parallel: rank ${rank} sent ${JSON.stringify(got?.what ?? null)} where this rank (${collective.rank}) gathers '${what}': the ranks are out of step`);
+        return got.info;
+      });
     },
   };
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * A contribution's JSON side-information travels in its payload (the header is capped at 16 KiB:
+ * a step's per-micro-batch metrics or episode summaries can be more): `json` bytes of UTF-8 from
+ * byte `from` (gradients before it, padded to 4 bytes), or the whole payload when json is −1.
+ */
+function splitJson(c: Contribution, rank: number, from: number): { bytes: Uint8Array; info: unknown } {
+  const n = (c.info as { json?: unknown } | null)?.json;
+  const len = n === -1 ? c.bytes.byteLength - from : n;
+  if (typeof len !== 'number' || !Number.isInteger(len) || len < 0 || from + len > c.bytes.byteLength) {
+    throw new Error(`data parallel: rank ${rank} sent side-information of ${String(n)} bytes in a payload of ${c.bytes.byteLength}`);
+  }
+  const padded = n === -1 ? len : 4 * Math.ceil(len / 4);
+  let info: unknown;
+  try {
+    info = decodeInfo(decoder.decode(c.bytes.subarray(c.bytes.byteLength - padded, c.bytes.byteLength - padded + len)));
+  } catch {
+    throw new Error(`data parallel: rank ${rank} sent side-information that is not JSON`);
+  }
+  return { bytes: c.bytes.subarray(0, c.bytes.byteLength - padded), info };
 }

@@ -1,10 +1,11 @@
 // Data-parallel runs through SwarmSession (memory transport and locks, llvmpipe): the tab holding the
 // lock calls for ranks, a tab whose link differs (another seed) is refused with the difference named,
 // two agreeing tabs give one tab's SFT losses (≤ 1e-5 relative) and bit-identical weights on both
-// ranks; their GRPO stage plays the same rollouts as the one tab (the micro model earns no reward in
-// so few steps, so every GRPO step is skipped here: GrpoTrainer's data-parallel equivalence on
-// trajectories with rewards is dataParallel.test.ts's); a rank that vanishes mid-run fails the other
-// with its name, rank 0's checkpoints kept.
+// ranks; their GRPO stage plays the same rollouts as the one tab, each rank half of them (the micro
+// model earns no reward in so few steps, so every GRPO step is skipped here: the equivalence on
+// rewards that vary is dataParallelGrpo.test.ts's); a rank that vanishes mid-run fails the other
+// with its name, rank 0's checkpoints kept; the stopped run resumes from them on two new tabs and
+// ends with the uninterrupted run's weights.
 import { describe, expect, it } from 'vitest';
 import { testRuntime } from '../gpu/testDevice';
 import { PIPELINE_CONFIG_VERSION, parsePipelineConfig, type PipelineConfig } from '../pipeline/config';
@@ -56,8 +57,9 @@ describe('data parallel across tabs (SwarmSession)', () => {
     expect(digestDifference(a, runDigest(config(4, 3, 2), MICRO_MODEL, 3), 'me', 'them')).toBe('world is 3 in them, 2 in me');
     expect(digestDifference(a, runDigest(config(4, 4, 2), MICRO_MODEL, 2), 'me', 'them')).toMatch(/^config\.stages\.0 is #[0-9a-f]{16} in them, #[0-9a-f]{16} in me$/);
     expect(dataParallelProblem(config(4, 3, 2), 3)).toMatch(/stage 0 \(sft\): its batch of 4 rows does not split over 3 tabs/);
-    const stale = { ...config(4, 3, 2), stages: config(4, 3, 2).stages.map((s) => (s.kind === 'grpo' ? { ...s, staleness: 1 } : s)) };
-    expect(dataParallelProblem(stale, 2)).toMatch(/stage 1 \(grpo\): .*remove its staleness/);
+    const grpoWith = (o: object) => ({ ...config(4, 3, 2), stages: config(4, 3, 2).stages.map((s) => (s.kind === 'grpo' ? { ...s, ...o } : s)) });
+    expect(dataParallelProblem(grpoWith({ staleness: 1 }), 2)).toMatch(/stage 1 \(grpo\): .*remove its staleness/);
+    expect(dataParallelProblem(grpoWith({ tasksPerStep: 2 }), 4)).toMatch(/stage 1 \(grpo\): its 2 tasks per step cannot give each of 4 tabs a group/);
   });
 
   it('two tabs = one tab (SFT losses ≤ 1e-5 relative, same weights, same GRPO rollouts); a tab with another seed is refused', async () => {
@@ -87,7 +89,11 @@ describe('data parallel across tabs (SwarmSession)', () => {
       for (const [i, r] of want.records.entries()) {
         expect(s.records[i].skipped).toBe(r.skipped);
         for (const k of ['reward', 'episodes', 'rollout/generated_tokens', 'rollout/episode_tokens']) expect(s.records[i].metrics[k], `grpo step ${i + 1} ${k}`).toBe(r.metrics[k]);
+        expect(s.records[i].rank?.episodes, 'each rank plays half of the step\'s groups').toBe(r.metrics.episodes / 2);
       }
+      expect(s.view().self.rolloutsPerSec).toBeGreaterThan(0); // the panel's figure: this rank's own episodes per second
+      expect(s.view().trajectoriesBy.local).toBe(want.records.reduce((a, r) => a + r.metrics.episodes, 0) / 2); // and its own episodes
+      expect(s.view().self.version).toBe(want.records.at(-1)!.version);
     }
     expect(r1.finalWeights!.sha256).toBe(r0.finalWeights!.sha256);
     const [a, b] = [r0.finalWeights!.values!, want.finalWeights!.values!];
@@ -111,6 +117,39 @@ describe('data parallel across tabs (SwarmSession)', () => {
     expect((await store.list()).complete.length).toBeGreaterThan(0);
     await new Promise((r) => setTimeout(r, 300));
     expect(r0.sftLosses.length).toBe(steps); // it does not go on alone
+  }, 300_000);
+
+  it('a stopped run resumes on the same number of tabs from rank 0\'s newest checkpoint and ends with the uninterrupted run\'s weights', async () => {
+    const cfg = config(4, 7, 1);
+    const link = (run: string): SwarmLink => ({ v: 1, run, secret: 'secret-dp-test-0005', config: cfg, model: MICRO_MODEL, dp: { world: 2 } });
+    const whole = tabs([link('run-dp-whole'), link('run-dp-whole')], 10_000);
+    for (const t of whole.sessions) await t.start();
+    await until('the uninterrupted run', () => whole.sessions.every((t) => ['done', 'failed'].includes(t.view().state)), 120_000);
+    expect(whole.sessions[0].view().error).toBeNull();
+    const want = whole.sessions[0];
+    // the same run, stopped after 3 steps: rank 1's tab vanishes
+    const first = tabs([link('run-dp-resume'), link('run-dp-resume')], 1500);
+    for (const t of first.sessions) await t.start();
+    await until('3 steps', () => first.sessions[0].sftLosses.length >= 3, 120_000);
+    first.sessions[1].abandon(() => first.hub.vanish('tab-1'));
+    await until('rank 0 stopped', () => first.sessions[0].view().state === 'failed', 30_000);
+    const done = first.sessions[0].sftLosses.length;
+    expect(done).toBeLessThan(7);
+    const saved = (await first.store.list()).complete;
+    expect(first.sessions[0].view().notes.join('\n')).toMatch(/open the run's link in 2 tabs again to resume from the newest/);
+    // two tabs open the link again (same store: the browser's IndexedDB of the run)
+    const again = tabs([link('run-dp-resume'), link('run-dp-resume')], 10_000, first.store);
+    const [r0, r1] = again.sessions;
+    for (const t of again.sessions) await t.start();
+    await until('the resumed run', () => again.sessions.every((t) => ['done', 'failed'].includes(t.view().state)), 120_000);
+    for (const t of again.sessions) expect(t.view().error).toBeNull();
+    expect(r0.view().notes.join('\n')).toMatch(new RegExp(`every rank resumes from checkpoint ${saved.at(-1)} \\(stage 0, step ${done}\\)`));
+    expect(r1.view().notes.join('\n')).toMatch(new RegExp(`resuming from rank 0's checkpoint ${saved.at(-1)}`));
+    expect(r0.sftLosses).toEqual(want.sftLosses.slice(done)); // the steps after the checkpoint, bit for bit
+    expect(r0.records.map((r) => r.metrics.reward)).toEqual(want.records.map((r) => r.metrics.reward));
+    expect(r0.finalWeights!.sha256).toBe(want.finalWeights!.sha256);
+    expect(r1.finalWeights!.sha256).toBe(want.finalWeights!.sha256);
+    for (const t of [...whole.sessions, ...first.sessions, ...again.sessions]) await t.stop();
   }, 300_000);
 
   it('rank 0 leaving stops rank 1, which then holds the lock without starting the run again', async () => {

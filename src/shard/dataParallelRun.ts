@@ -5,11 +5,13 @@
 // differences named. When `world` tabs agree, the coordinator fixes the rank order (itself, then the
 // others in the order they agreed) in dpStart and every rank runs the same pipeline with a
 // gradientShard over one Collective (dataParallel.ts, collective.ts): each SFT step's rows and each
-// GRPO step's micro-batches are split by rank, gradients summed in rank order, the same AdamW step.
+// GRPO step's tasks (rank r plays and trains only its slice of the groups: train/rl/dataParallelRl.ts)
+// are split by rank, gradients summed in rank order, the same AdamW step.
 // A rank that leaves stops the collective on every other rank (no rank goes on alone: its updates
 // would no longer be the run's); session.ts turns that into a failed run that names the rank.
 import type { ModelConfig } from '../model/config';
 import type { PipelineConfig } from '../pipeline/config';
+import type { RlStepRecord } from '../train/rl/rlMetrics';
 import { Collective } from './collective';
 import type { HeaderOf } from './protocol';
 import type { SwarmNode } from './swarmNode';
@@ -58,7 +60,8 @@ export function dataParallelProblem(cfg: PipelineConfig, world: number): string 
   if (cfg.lora) return 'data parallel on the page trains full-parameter models: remove lora';
   for (const [i, s] of cfg.stages.entries()) {
     if (s.kind === 'sft' && s.batchSize % world !== 0) return `stage ${i} (sft): its batch of ${s.batchSize} rows does not split over ${world} tabs: choose a batch that is a multiple of ${world}`;
-    if (s.kind === 'grpo' && s.staleness !== undefined) return `stage ${i} (grpo): every rank plays the step's batch with synchronous rollouts: remove its staleness (${s.staleness})`;
+    if (s.kind === 'grpo' && s.staleness !== undefined) return `stage ${i} (grpo): every rank plays its share of the step's groups with synchronous rollouts: remove its staleness (${s.staleness})`;
+    if (s.kind === 'grpo' && s.tasksPerStep < world) return `stage ${i} (grpo): its ${s.tasksPerStep} tasks per step cannot give each of ${world} tabs a group to play: choose at least ${world} tasks per step`;
   }
   return null;
 }
@@ -78,6 +81,8 @@ export interface DataParallelStart {
   ranks: string[];
   rank: number;
   collective: Collective | null;
+  /** The checkpoint (in rank 0's store, which every tab of the browser reads) every rank resumes from; null: a fresh run. */
+  resumeFrom: string | null;
 }
 
 export class DataParallelRun {
@@ -147,19 +152,19 @@ export class DataParallelRun {
     const rank = h.ranks.indexOf(this.o.node.selfId);
     if (rank < 0) return this.o.note(`the data-parallel run started with ${h.ranks.length} other tabs; this tab is not one of its ranks`);
     if (h.ranks.length !== this.o.world) return this.o.note(`refused to start: rank 0 (${from}) started with ${h.ranks.length} ranks, the link says ${this.o.world}`);
-    this.begin(h.ranks, rank);
+    this.begin(h.ranks, rank, h.resumeFrom ?? null);
   }
 
-  private begin(ranks: string[], rank: number): void {
+  private begin(ranks: string[], rank: number, resumeFrom: string | null): void {
     // the collective listens before dpStart goes out (rank 0) or as soon as it arrives (others): no round is missed
     const collective = ranks.length > 1 ? new Collective(this.o.node, DP_GROUP, rank, ranks, this.o.timeoutMs) : null;
-    this.started = { ranks, rank, collective };
-    this.o.note(`data parallel: this tab is rank ${rank} of ${ranks.length} (ranks in order: ${ranks.join(', ')})`);
+    this.started = { ranks, rank, collective, resumeFrom };
+    this.o.note(`data parallel: this tab is rank ${rank} of ${ranks.length} (ranks in order: ${ranks.join(', ')})${resumeFrom ? `, resuming from checkpoint ${resumeFrom}` : ''}`);
     for (const f of this.startListeners) f(this.started);
   }
 
-  /** Rank 0: calls for ranks until `world − 1` other tabs agree, then fixes the order and starts everyone. */
-  async coordinate(signal?: AbortSignal): Promise<DataParallelStart> {
+  /** Rank 0: calls for ranks until `world − 1` other tabs agree, then fixes the order and starts everyone (all resuming from `resumeFrom` when given). */
+  async coordinate(signal?: AbortSignal, resumeFrom: string | null = null): Promise<DataParallelStart> {
     if (this.started) return this.started;
     this.coordinating = true;
     const { node, world } = this.o;
@@ -173,8 +178,8 @@ export class DataParallelRun {
       });
     }
     const ranks = [node.selfId, ...this.agreed.slice(0, world - 1)];
-    this.begin(ranks, 0);
-    if (world > 1) await node.say(null, { h: { t: 'dpStart', ranks, digest: this.digest } });
+    this.begin(ranks, 0, resumeFrom);
+    if (world > 1) await node.say(null, { h: { t: 'dpStart', ranks, digest: this.digest, resumeFrom } });
     return this.started!;
   }
 }
@@ -189,4 +194,11 @@ export async function weightsFingerprint(values: Map<string, Float32Array>): Pro
     at += v.length;
   }
   return { sha256: await sha256Hex(new Uint8Array(all.buffer)), values: total <= 4_000_000 ? all : null };
+}
+
+/** A data-parallel rank's own rollouts per second over its last few GRPO steps (it plays only its share of each step's groups). */
+export function rankRolloutsPerSec(records: readonly RlStepRecord[]): number {
+  const recent = records.slice(-5).flatMap((r) => (r.rank ? [r.rank] : []));
+  const seconds = recent.reduce((a, r) => a + r.rolloutSeconds, 0);
+  return seconds > 0 ? recent.reduce((a, r) => a + r.episodes, 0) / seconds : 0;
 }

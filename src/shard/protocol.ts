@@ -6,7 +6,7 @@
 import { z } from 'zod';
 
 /** Bumped when a message changes meaning; peers with another version are refused with a message. */
-export const SWARM_PROTOCOL_VERSION = 3; // 2: heartbeats say the tab's lifecycle (active / hidden / frozen); 3: data-parallel runs (dpCall, dpJoin, dpStart)
+export const SWARM_PROTOCOL_VERSION = 4; // 2: heartbeats say the tab's lifecycle (active / hidden / frozen); 3: data-parallel runs (dpCall, dpJoin, dpStart); 4: data-parallel GRPO splits a step's groups by rank (gather rounds of counts and episode summaries), dpStart names the checkpoint to resume from
 
 /** libp2p protocol id of the swarm's stream. */
 export const SWARM_PROTOCOL_ID = `/tabforge/swarm/${SWARM_PROTOCOL_VERSION}.0.0`;
@@ -128,7 +128,7 @@ const gather = z.object({
  */
 const dpCall = z.object({ t: z.literal('dpCall'), world: int(1, 256) }).strict();
 const dpJoin = z.object({ t: z.literal('dpJoin'), digest: z.record(z.string().max(40), z.string().max(200)) }).strict();
-const dpStart = z.object({ t: z.literal('dpStart'), ranks: z.array(id).min(1).max(256), digest: z.record(z.string().max(40), z.string().max(200)) }).strict();
+const dpStart = z.object({ t: z.literal('dpStart'), ranks: z.array(id).min(1).max(256), digest: z.record(z.string().max(40), z.string().max(200)), resumeFrom: z.string().min(1).max(200).nullable().optional() }).strict();
 
 /** One piece of a message whose payload is larger than FRAGMENT_BYTES (header of the whole message in `of`). */
 const fragment = z.object({

@@ -10,7 +10,7 @@
 import type { GpuRuntime } from '../gpu/runtime';
 import { type ModelConfig, PRESETS } from '../model/config';
 import type { PipelineConfig } from '../pipeline/config';
-import { resumePipeline } from '../pipeline/resume';
+import { type PipelineResumeFound, resumePipeline } from '../pipeline/resume';
 import { runPipeline } from '../pipeline/runner';
 import type { CheckpointBackend } from '../storage/backend';
 import { RolloutActor, type RolloutActorSpec } from '../train/rl/async/actors';
@@ -25,7 +25,7 @@ import { type MemberInfo, type MemberStatus, SwarmNode } from './swarmNode';
 import { swarmPool } from './swarmPool';
 import type { Lifecycle } from './protocol';
 import type { SwarmTransport } from './transport';
-import { DataParallelRun, dataParallelProblem, type DataParallelStart, weightsFingerprint } from './dataParallelRun';
+import { DataParallelRun, dataParallelProblem, type DataParallelStart, rankRolloutsPerSec, weightsFingerprint } from './dataParallelRun';
 import { gradientShard } from './dataParallel';
 
 /** The part of the Web Locks API the election needs (navigator.locks; a memory version in Node tests). */
@@ -110,6 +110,8 @@ export class SwarmSession {
   private readonly stopElection = new AbortController();
   private readonly listeners: ((v: SwarmView) => void)[] = [];
   readonly records: RlStepRecord[] = [];
+  /** Data parallel, rank 0: the checkpoint every rank resumes from (loaded before the ranks are called). */
+  private dpResume: PipelineResumeFound | null = null;
   /** Task ids trained at each GRPO step this member led (the ledger tests read: nothing lost or counted twice). */
   readonly trained = new Map<number, string[]>();
   private abandoned = false;
@@ -182,8 +184,8 @@ export class SwarmSession {
   private status(): MemberStatus {
     const leading = this.role === 'leader';
     return {
-      role: this.role === 'rank' ? 'rank' : leading ? 'leader' : this.dp ? 'candidate' : 'rollout', version: leading ? this.version : this.member.version,
-      rolloutsPerSec: this.member.rolloutsPerSec, busy: leading ? this.state === 'running' : this.member.busy,
+      role: this.role === 'rank' ? 'rank' : leading ? 'leader' : this.dp ? 'candidate' : 'rollout', version: leading || this.role === 'rank' ? this.version : this.member.version,
+      rolloutsPerSec: this.role === 'rank' ? rankRolloutsPerSec(this.records) : this.member.rolloutsPerSec, busy: leading ? this.state === 'running' : this.member.busy,
       visible: this.o.visible?.() ?? true, lifecycle: this.o.lifecycle?.() ?? 'active', stage: leading ? this.grpoStage : -1, step: this.step,
     };
   }
@@ -322,8 +324,9 @@ export class SwarmSession {
 
   /**
    * Data parallel, the tab holding the run's lock: rank 0. Refuses a config that cannot split over
-   * the world size and a run that already has checkpoints (a stopped data-parallel run is not
-   * resumed: its checkpoints stay as they are), then calls for the other ranks.
+   * the world size; a run that stopped before resumes from its newest complete checkpoint (rank 0
+   * names it in dpStart and every rank loads that one from the run's store: the same weights,
+   * optimizer moments, KL reference and step on every rank). Then calls for the other ranks.
    */
   private async coordinateDataParallel(): Promise<void> {
     if (this.dp!.joined || this.state === 'done' || this.state === 'failed' || this.state === 'refused') return; // a rank already (the lock came when rank 0 left), or over
@@ -331,10 +334,15 @@ export class SwarmSession {
     try {
       const problem = dataParallelProblem(this.cfg, this.o.link.dp!.world);
       if (problem) throw new Error(`this run cannot train data parallel: ${problem}`);
-      const { complete } = await (await this.o.store()).list();
-      if (complete.length) throw new Error(`this data-parallel run stopped before and has checkpoints (${complete.join(', ')}); they are kept as they are, but resuming a data-parallel run is not built: start a new run from the Swarm panel`);
+      const store = await this.o.store();
+      if ((await store.list()).complete.length) {
+        const found = await resumePipeline(await this.runtime(), store, this.cfg, this.model);
+        for (const n of found?.notes ?? []) this.note(n);
+        if (found) this.note(`this data-parallel run stopped before: every rank resumes from checkpoint ${found.id} (stage ${found.stage}, step ${found.step})`);
+        this.dpResume = found;
+      }
       this.changed();
-      await this.dp!.coordinate(this.stopElection.signal);
+      await this.dp!.coordinate(this.stopElection.signal, this.dpResume?.id ?? null);
       await this.training;
     } catch (e) {
       this.fail(e);
@@ -355,11 +363,16 @@ export class SwarmSession {
     const store = s.rank === 0 ? await this.o.store() : null;
     try {
       const rt = await this.runtime();
+      // rank 0 loaded its checkpoint before calling for ranks; the others load the one it named
+      const found = s.resumeFrom === null ? null
+        : this.dpResume?.id === s.resumeFrom ? this.dpResume
+        : await resumePipeline(rt, await this.o.store(), this.cfg, this.model, s.resumeFrom);
+      if (found && s.rank !== 0) this.note(`resuming from rank 0's checkpoint ${found.id} (stage ${found.stage}, step ${found.step})`);
       const result = await runPipeline(rt, this.cfg, {
         log: (l) => this.log(l),
-        onStage: (_i, st) => {
+        onStage: (i, st) => {
           this.steps = st.kind === 'grpo' || st.kind === 'sft' ? st.steps : 0;
-          this.step = 0;
+          this.step = found && found.stage === i ? found.step : 0; // a resumed stage continues after its checkpoint
           this.changed();
         },
         onSft: (_i, m) => {
@@ -370,9 +383,10 @@ export class SwarmSession {
           this.records.push(r);
           this.step = r.step;
           this.version = r.version;
+          this.trajectoriesBy.local = (this.trajectoriesBy.local ?? 0) + (r.rank?.episodes ?? 0); // the episodes this rank played
         },
       }, {
-        model: this.model, shard: s.collective ? gradientShard(rt, s.collective) : undefined,
+        model: this.model, shard: s.collective ? gradientShard(rt, s.collective) : undefined, initial: found?.point.initial, resume: found?.point,
         checkpoints: store ? { store, every: this.o.checkpointEvery ?? 1, keepLast: 2 } : undefined,
       });
       const values = await result.weights.download();
@@ -385,7 +399,7 @@ export class SwarmSession {
       // every rank of a browser sees rank 0's IndexedDB; listed before 'failed' shows (the page reads both at once)
       const kept = await this.o.store().then((b) => b.list()).then((l) => l.complete, () => null);
       this.fail(e);
-      if (kept) this.note(kept.length ? `the run stopped; rank 0's checkpoints are intact: ${kept.join(', ')} (resuming a data-parallel run is not built: start a new run)` : 'the run stopped before its first checkpoint');
+      if (kept) this.note(kept.length ? `the run stopped; rank 0's checkpoints are intact: ${kept.join(', ')} (open the run's link in ${s.ranks.length} tabs again to resume from the newest)` : 'the run stopped before its first checkpoint');
       await this.node.stop(`its data-parallel run stopped: ${this.error}`.slice(0, 500));
     }
   }

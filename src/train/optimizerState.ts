@@ -14,6 +14,12 @@ export interface GradientShard {
   rank: number;
   world: number;
   allReduce(w: GpuWeights, info: unknown): Promise<unknown[]>;
+  /**
+   * Every rank's `info` (small JSON), in rank order: counts the ranks must agree on before a step's
+   * loss (GRPO's global token counts, the step's episode metrics). `what` names the round: a rank
+   * that sends another round's (ranks out of step: a bug) stops the run naming both.
+   */
+  gather?(what: string, info: unknown): Promise<unknown[]>;
 }
 
 /** AdamW's state on the host (checkpoints): the step counter and both moments by parameter name. */

@@ -55,7 +55,7 @@ export function createSwarmPanel(): SwarmPanel {
       live.hidden = false;
       link.value = joinUrl;
       const leader = v.leaderId ? (v.leaderId === v.selfId ? 'this tab' : short(v.leaderId)) : 'none yet';
-      const role = v.role === 'rank' ? `rank ${v.dp?.rank} of ${v.dp?.world} (data parallel: it trains its share of each batch)`
+      const role = v.role === 'rank' ? `rank ${v.dp?.rank} of ${v.dp?.world} (data parallel: it plays and trains its share of each batch)`
         : v.dp ? `${v.role === 'leader' ? 'rank 0' : 'a tab'} waiting for the data-parallel run's ${v.dp.world} tabs` : v.role === 'leader' ? 'the leader (it trains)' : 'a rollout actor';
       status.textContent = `Run ${v.runId}: ${v.state}; this tab ${short(v.selfId)} is ${role}; ${v.dp ? 'rank 0' : 'leader'} ${leader}; step ${v.step}${v.steps ? ` of ${v.steps}` : ''}` +
         (v.scheduler ? `; chunks ${v.scheduler.chunksDone} done, ${v.scheduler.reassigned} re-assigned (${v.scheduler.frozenReassigned} from frozen tabs), ${v.scheduler.staleResults} stale results rejected, ${v.scheduler.lateOrDuplicateResults} late or duplicate answers ignored, ${v.scheduler.rejectedResults} rejected` : '');

@@ -33,6 +33,8 @@ export interface SampledStep {
   train: Trajectory[];
   /** Rollout rounds made (1 … maxRounds). */
   rounds: number;
+  /** Groups drawn and groups with signal this step, over every rank. */
+  groups: { drawn: number; kept: number };
 }
 
 /** Tasks to draw in the next refill round: missing groups ÷ the share of drawn groups with signal, within [1, tasksPerStep]. */
@@ -41,26 +43,53 @@ export function refillSize(missing: number, drawnGroups: number, keptGroups: num
   return Math.max(1, Math.min(tasksPerStep, Math.ceil((missing * drawnGroups) / keptGroups)));
 }
 
-/** Rolls out round 0, 1, … of `tasks` tasks each through `roll` until enough groups have signal (see the header). */
-export async function sampleWithSignal(roll: (round: number, tasks: number) => Promise<Trajectory[]>, opts: DynamicSamplingOptions): Promise<SampledStep> {
+/**
+ * Data parallel: rank `rank` rolls out only its slice of every round's tasks (slices contiguous, in
+ * rank order), and `gather` hands every rank's signal flags of the round to every rank, so all ranks
+ * count groups alike, size refills alike and agree which groups are the step's first with signal.
+ */
+export interface SignalShare {
+  rank: number;
+  /** Every rank's per-group signal flags of this round, in rank order (a collective round). */
+  gather(kept: boolean[]): Promise<boolean[][]>;
+}
+
+/**
+ * Rolls out round 0, 1, … of `tasks` tasks each (the whole step's count: with `share`, `roll` plays
+ * this rank's slice of them) through `roll` until enough groups have signal (see the header).
+ * With `share`, drawn / drawnRewards / drawnKept / train are this rank's part; `groups` counts all ranks.
+ */
+export async function sampleWithSignal(roll: (round: number, tasks: number) => Promise<Trajectory[]>, opts: DynamicSamplingOptions, share?: SignalShare): Promise<SampledStep> {
   if (!(Number.isInteger(opts.maxRounds) && opts.maxRounds >= 1)) throw new Error(`dynamic sampling: maxRounds = ${opts.maxRounds}, needs an integer ≥ 1`);
   const G = opts.groupSize;
+  const K = opts.tasksPerStep;
   const drawn: Trajectory[] = [];
   const drawnRewards: number[] = [];
   const drawnKept: boolean[] = [];
-  const withSignal: Trajectory[] = [];
+  const train: Trajectory[] = []; // (this rank's part of) the step's first K groups with signal
+  let firstRound: Trajectory[] = [];
+  let groupsDrawn = 0;
+  let groupsKept = 0; // over every rank
   let rounds = 0;
-  while (rounds < opts.maxRounds && withSignal.length < opts.tasksPerStep * G) {
-    const kept = drawnKept.filter(Boolean).length;
-    const tasks = rounds === 0 ? opts.tasksPerStep : refillSize(opts.tasksPerStep - withSignal.length / G, drawnKept.length, kept, opts.tasksPerStep);
+  while (rounds < opts.maxRounds && groupsKept < K) {
+    const tasks = rounds === 0 ? K : refillSize(K - groupsKept, groupsDrawn, groupsKept, K);
     const batch = await roll(rounds++, tasks);
+    if (rounds === 1) firstRound = batch;
     const rewards = trainingRewards(batch, opts.grpo);
     const signal = groupsToKeep(rewards, G);
     drawn.push(...batch);
     drawnRewards.push(...rewards);
     drawnKept.push(...signal);
-    withSignal.push(...keepGroups(batch, signal, G));
+    const all = share ? await share.gather(signal) : [signal];
+    for (const [rank, flags] of all.entries()) {
+      for (const [g, kept] of flags.entries()) {
+        if (!kept) continue;
+        if (groupsKept < K && rank === (share?.rank ?? 0)) train.push(...batch.slice(g * G, (g + 1) * G));
+        groupsKept++;
+      }
+      groupsDrawn += flags.length;
+    }
   }
-  const train = withSignal.length > 0 ? withSignal.slice(0, opts.tasksPerStep * G) : drawn.slice(0, opts.tasksPerStep * G);
-  return { drawn, drawnRewards, drawnKept, train, rounds };
+  // no group with signal anywhere: the first round's batch (K groups), so the trainer reports the skip and why
+  return { drawn, drawnRewards, drawnKept, train: groupsKept > 0 ? train : firstRound, rounds, groups: { drawn: groupsDrawn, kept: groupsKept } };
 }

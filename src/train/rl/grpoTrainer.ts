@@ -167,12 +167,19 @@ export class GrpoTrainer {
 
   /**
    * One optimizer step on `trajs` (whole groups of G, contiguous); `lr` overrides cfg.lr (schedules).
-   * Data parallel (`shard`, src/shard/dataParallel.ts): every rank is given the same trajectories,
-   * lays out the same micro-batches and runs its contiguous share of them; the loss is already
-   * normalised by the whole batch's totals, so summing the ranks' gradients gives the one-process
-   * step, and each rank's per-micro-batch metrics are gathered so every rank reports the same.
+   * Data parallel (`shard`, src/shard/dataParallel.ts), two splits:
+   * - 'micro-batches': every rank is given the same trajectories, lays out the same micro-batches
+   *   and runs its contiguous share of them; the loss is already normalised by the whole batch's
+   *   totals, so summing the ranks' gradients gives the one-process step.
+   * - 'groups': every rank is given only its own groups (it played them: rlLoop splits the step's
+   *   tasks). Group advantages need nothing from other ranks; the ranks first exchange their policy
+   *   token and sequence counts (shard.gather) so every token's loss weight is the global one, and
+   *   the group counts, token counts and the result's metrics are summed after. The result's
+   *   `rewards` and `keptGroups` are this rank's groups only.
+   * Either way each rank's per-micro-batch metrics are gathered, so every rank reports the same.
    */
-  async step(trajs: readonly Trajectory[], lr = this.cfg.lr, shard?: GradientShard): Promise<GrpoStepResult> {
+  async step(trajs: readonly Trajectory[], lr = this.cfg.lr, shard?: GradientShard, split: 'micro-batches' | 'groups' = 'micro-batches'): Promise<GrpoStepResult> {
+    const ownGroups = shard !== undefined && split === 'groups';
     const { grpo } = this.cfg;
     const G = grpo.groupSize;
     const rewards = trainingRewards(trajs, grpo);
@@ -181,8 +188,9 @@ export class GrpoTrainer {
     const kept = keepGroups([...trajs.keys()], adv.kept, G);
     const used = kept.map((i) => trajs[i]);
     const advantages = kept.map((i) => adv.advantages[i]);
-    const groupMetrics = { groups_dropped: adv.kept.length - adv.kept.filter(Boolean).length, frac_reward_zero_std: adv.stats.zeroStdFraction };
-    if (used.length === 0) return { ...base, skipped: true, reason: 'every group was dropped (all rewards equal within each group): nothing to learn from', metrics: groupMetrics, trainedTokens: 0, processedTokens: 0, episodeTokens: 0 };
+    let groupMetrics = { groups_dropped: adv.kept.length - adv.kept.filter(Boolean).length, frac_reward_zero_std: adv.stats.zeroStdFraction };
+    // own groups: a rank whose groups were all dropped still joins every collective round below
+    if (used.length === 0 && !ownGroups) return { ...base, skipped: true, reason: 'every group was dropped (all rewards equal within each group): nothing to learn from', metrics: groupMetrics, trainedTokens: 0, processedTokens: 0, episodeTokens: 0 };
 
     let perTurn: number[][] | null = null;
     if (grpo.turnCreditCoef > 0) {
@@ -202,12 +210,20 @@ export class GrpoTrainer {
     let parts: GrpoMetrics[] = [];
     this.w.zeroGrads();
     const M = batch.micro.length;
-    const [lo, hi] = shard ? [Math.floor((shard.rank * M) / shard.world), Math.floor(((shard.rank + 1) * M) / shard.world)] : [0, M];
+    const [lo, hi] = shard && !ownGroups ? [Math.floor((shard.rank * M) / shard.world), Math.floor(((shard.rank + 1) * M) / shard.world)] : [0, M];
+    const local = { groups: adv.kept.length, dropped: groupMetrics.groups_dropped, zeroStd: Math.round(adv.stats.zeroStdFraction * adv.kept.length), used: used.length, processed: this.processed(batch), episode: episodeTokensOf(batch), ...batch.totals };
+    let global = local;
+    if (ownGroups) {
+      if (!shard.gather) throw new Error('GRPO trainer: splitting groups across data-parallel ranks needs a shard that can gather counts (gradientShard)');
+      global = sumCounts((await shard.gather('grpo token counts', { counts: local })).map((x) => (x as { counts: typeof local }).counts));
+      groupMetrics = { groups_dropped: global.dropped, frac_reward_zero_std: global.groups ? global.zeroStd / global.groups : 0 };
+    }
+    const totals: BatchTotals = { tokens: global.tokens, sequences: global.sequences };
     let skippedHere: { reason: string; metrics: GrpoMetrics } | null = null;
     for (const mb of batch.micro.slice(lo, hi)) {
       this.forward(mb.rows);
       const loss: MicroBatchLoss = {
-        oldLogp: mb.oldLogp, mask: mb.mask, seqIndex: mb.seqIndex, advantages, truncated, batchTotals: batch.totals,
+        oldLogp: mb.oldLogp, mask: mb.mask, seqIndex: mb.seqIndex, advantages, truncated, batchTotals: totals,
         tokenAdvantages: perTurn ? tokenAdvantagesFromTurns(mb.seqIndex, mb.turnIndex, perTurn)
           : steps ? tokenAdvantagesFromSteps(mb.seqIndex, mb.tokenIndex, advantages, steps) : undefined,
       };
@@ -225,13 +241,14 @@ export class GrpoTrainer {
       parts = all.flatMap((x) => x.parts);
     }
     if (skippedHere) return { ...base, skipped: true, reason: skippedHere.reason, metrics: { ...groupMetrics, ...skippedHere.metrics }, trainedTokens: 0, processedTokens: 0, episodeTokens: 0 };
+    if (global.used === 0) return { ...base, skipped: true, reason: 'every group was dropped (all rewards equal within each group): nothing to learn from', metrics: groupMetrics, trainedTokens: 0, processedTokens: 0, episodeTokens: 0 };
     const c = this.cfg;
     const stats = await this.opt.apply({ lr, beta1: c.beta1, beta2: c.beta2, eps: c.eps, weightDecay: c.weightDecay }, c.maxGradNorm);
-    const metrics: GrpoMetrics = { ...mergeMetrics(parts), ...groupMetrics, grad_norm: stats.norm, lr, response_length: batch.totals.tokens / Math.max(batch.totals.sequences, 1) };
-    const processedTokens = this.processed(batch);
-    const episodeTokens = batch.placements.reduce((a, p) => a + (p?.length ?? 0), 0);
+    const metrics: GrpoMetrics = { ...mergeMetrics(parts), ...groupMetrics, grad_norm: stats.norm, lr, response_length: totals.tokens / Math.max(totals.sequences, 1) };
+    const processedTokens = global.processed;
+    const episodeTokens = global.episode;
     if (!stats.finite) return { ...base, skipped: true, reason: `gradient norm is ${stats.norm}: the optimizer skipped the update and kept the last good weights`, metrics, trainedTokens: 0, processedTokens, episodeTokens };
-    return { ...base, skipped: false, metrics, trainedTokens: batch.totals.tokens, processedTokens, episodeTokens };
+    return { ...base, skipped: false, metrics, trainedTokens: totals.tokens, processedTokens, episodeTokens };
   }
 
   /** Forward of one micro-batch; leaves logits/lse in place for the backward, logp and entropy (N) on the GPU. */
@@ -305,6 +322,18 @@ export class GrpoTrainer {
     this.rt.release(this.entropy, this.tokenInputs, this.stats, this.refLogp);
     this.reference?.destroy();
   }
+}
+
+/** Σ length of a batch's trained trajectories (what full rows would process). */
+function episodeTokensOf(batch: RlBatch): number {
+  return batch.placements.reduce((a, p) => a + (p?.length ?? 0), 0);
+}
+
+/** Field-wise sums of the ranks' counts, in rank order. */
+function sumCounts<C extends Record<string, number>>(all: C[]): C {
+  const out = { ...all[0] };
+  for (const c of all.slice(1)) for (const k of Object.keys(out) as (keyof C)[]) (out[k] as number) += c[k];
+  return out;
 }
 
 /** grpoLoss's metrics (same names and meaning) from the GPU kernel's per-token statistics. */

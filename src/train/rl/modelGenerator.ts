@@ -10,6 +10,6 @@ import type { TurnGenerator } from './rollout';
 export function modelTurnGenerator(rt: GpuRuntime, w: GpuWeights, sampling: SamplingOptions): TurnGenerator {
   return {
     maxPositions: w.cfg.maxPositionEmbeddings,
-    generate: (prompts, opts) => generate(rt, w, prompts, { ...sampling, maxNewTokens: opts.maxNewTokens, stopIds: [opts.stopId], seed: opts.seed }),
+    generate: (prompts, opts) => generate(rt, w, prompts, { ...sampling, maxNewTokens: opts.maxNewTokens, stopIds: [opts.stopId], seed: opts.seed, rowSeeds: opts.rowSeeds }),
   };
 }

@@ -8,12 +8,13 @@ import type { GpuWeights } from '../../model/weights';
 import type { Tokenizer } from '../../tokenizer';
 import { GrpoTrainer, type GrpoTrainerConfig } from './grpoTrainer';
 import { modelTurnGenerator } from './modelGenerator';
-import { sampleWithSignal } from './dynamicSampling';
+import { type SignalShare, sampleWithSignal } from './dynamicSampling';
 import { buildStepRecord, generatedTokens, type RlStepRecord } from './rlMetrics';
 import { type PromptRenderer, type RolloutConfig, rolloutBatch } from './rollout';
 import type { Trajectory } from './trajectory';
 import { learningRate } from '../schedule';
 import type { GradientShard } from '../optimizerState';
+import { gatherStep, rankSlice } from './dataParallelRl';
 
 export interface RlLoopConfig {
   /** Optimizer steps. */
@@ -78,7 +79,13 @@ export interface RlResume {
   stopAfter?: number;
   /** Sees every step's drawn episodes (groups of G), their training rewards and which groups were kept, before onStep (trajectory viewers). */
   onRollouts?: (step: number, drawn: readonly Trajectory[], rewards: readonly number[], kept: readonly boolean[]) => void;
-  /** Data parallel (GrpoTrainer.step's shard): every rank plays the same batch and trains its share of the micro-batches. */
+  /**
+   * Data parallel (GrpoTrainer.step's shard, split 'groups'): rank r of N plays only tasks
+   * [⌊r·K/N⌋, ⌊(r+1)·K/N⌋) of the step's K, trains on them with the loss weighted by the global
+   * counts, and the step's episode metrics are gathered from every rank (dataParallelRl.ts), so every
+   * rank reports what one process reports. Refill rounds of dynamic sampling are split alike: every
+   * rank learns every rank's groups with signal per round (dynamicSampling.ts's SignalShare).
+   */
   shard?: GradientShard;
 }
 
@@ -95,30 +102,51 @@ export async function runSyncRl<T extends TaskBase>(
   const { grpo } = cfg.trainer;
   const maxRounds = grpo.dynamicSampling ? (cfg.maxSamplingRounds ?? 1) : 1;
   const end = Math.min(cfg.steps, resume.stopAfter ?? cfg.steps);
+  const shard = resume.shard && resume.shard.world > 1 ? resume.shard : undefined;
+  const gather = shard && (async (what: string, info: unknown) => {
+    if (!shard.gather) throw new Error('data-parallel GRPO: the shard cannot gather (use gradientShard)');
+    return shard.gather(what, info);
+  });
+  // refill rounds across ranks: every rank learns every rank's signal flags of each round
+  const share: SignalShare | undefined = gather && maxRounds > 1 ? { rank: shard!.rank, gather: async (kept) => (await gather('grpo signal flags', { kept })).map((x) => (x as { kept: boolean[] }).kept) } : undefined;
   try {
     await resume.restore?.(trainer);
     for (let step = resume.from?.step ?? 0; step < end; step++) {
       const t0 = performance.now();
-      const roll = (round: number, n: number) => rolloutBatch({
-        family, tasks: round === 0 ? tasksForStep(family, cfg.seed, step, cfg.tasksPerStep) : Array.from({ length: n }, () => family.generateTask(mixSeeds(cfg.seed, 0x2ef1), refilled++, 'train')),
-        tokenizer, generator, config: cfg.rollout, seed: mixSeeds(cfg.seed, step, 0x5201 + round), policyVersion: version, render, limits: cfg.limits, weights: cfg.weights,
-      });
-      const sampled = await sampleWithSignal(roll, { groupSize: grpo.groupSize, tasksPerStep: cfg.tasksPerStep, maxRounds, grpo });
+      // n: the round's tasks over all ranks; this rank plays its slice. Each group samples from its own
+      // seed (round seed, the task's index in the round): the same tokens whichever rank plays it.
+      const roll = async (round: number, n: number) => {
+        const roundSeed = mixSeeds(cfg.seed, step, 0x5201 + round);
+        const all = round === 0 ? tasksForStep(family, cfg.seed, step, n) : Array.from({ length: n }, (_, i) => family.generateTask(mixSeeds(cfg.seed, 0x2ef1), refilled + i, 'train'));
+        if (round > 0) refilled += n; // every rank counts every refill task (their own stream)
+        const [lo, hi] = shard ? rankSlice(n, shard) : [0, n];
+        const tasks = all.slice(lo, hi);
+        const trajs = await rolloutBatch({
+          family, tasks, groupSeeds: tasks.map((_, i) => mixSeeds(roundSeed, lo + i)),
+          tokenizer, generator, config: cfg.rollout, seed: roundSeed, policyVersion: version, render, limits: cfg.limits, weights: cfg.weights,
+        });
+        for (const t of trajs) t.group += lo; // the round's group index, as one process numbers it
+        return trajs;
+      };
+      const sampled = await sampleWithSignal(roll, { groupSize: grpo.groupSize, tasksPerStep: cfg.tasksPerStep, maxRounds, grpo }, share);
       const t1 = performance.now();
       const lr = learningRate({ lr: cfg.trainer.lr, warmupSteps: cfg.warmupSteps, totalSteps: cfg.steps, minLrRatio: cfg.minLrRatio }, step + 1);
-      const result = await trainer.step(maxRounds > 1 ? sampled.train : sampled.drawn, lr, resume.shard);
+      const result = await trainer.step(maxRounds > 1 ? sampled.train : sampled.drawn, lr, shard, 'groups');
       const t2 = performance.now();
       const timing = { rolloutSeconds: (t1 - t0) / 1000, trainSeconds: (t2 - t1) / 1000, generatedTokens: generatedTokens(sampled.drawn) };
       // metrics over every group drawn (the trainer saw only the ones with signal when refilling)
-      const dropped = sampled.drawnKept.filter((k) => !k).length;
-      const record = maxRounds > 1
-        ? buildStepRecord(step + 1, version, sampled.drawn, { ...result, rewards: sampled.drawnRewards, keptGroups: sampled.drawnKept }, timing, {
-          groups_dropped: dropped, frac_reward_zero_std: dropped / sampled.drawnKept.length, 'sampling/rounds': sampled.rounds, 'sampling/groups_drawn': sampled.drawnKept.length,
-        })
-        : buildStepRecord(step + 1, version, sampled.drawn, result, timing);
+      const rewards = maxRounds > 1 ? sampled.drawnRewards : result.rewards;
+      const keptGroups = maxRounds > 1 ? sampled.drawnKept : result.keptGroups;
+      // data parallel: the step's record from every rank's episodes (dataParallelRl.ts), the same on every rank
+      const merged = shard ? await gatherStep(shard, sampled.drawn, rewards, keptGroups, timing) : { episodes: sampled.drawn, rewards, keptGroups, timing };
+      const dropped = sampled.groups.drawn - sampled.groups.kept;
+      const record = buildStepRecord(step + 1, version, merged.episodes, { ...result, rewards: merged.rewards, keptGroups: merged.keptGroups }, merged.timing, maxRounds > 1 ? {
+        groups_dropped: dropped, frac_reward_zero_std: dropped / sampled.groups.drawn, 'sampling/rounds': sampled.rounds, 'sampling/groups_drawn': sampled.groups.drawn,
+      } : {});
+      if (shard) record.rank = { rank: shard.rank, world: shard.world, episodes: sampled.drawn.length, rolloutSeconds: timing.rolloutSeconds };
       version = record.version;
       history.push(record);
-      resume.onRollouts?.(step + 1, sampled.drawn, maxRounds > 1 ? sampled.drawnRewards : result.rewards, maxRounds > 1 ? sampled.drawnKept : result.keptGroups);
+      resume.onRollouts?.(step + 1, sampled.drawn, rewards, keptGroups); // this rank's episodes
       await onStep?.(record); // a caller may evaluate between steps (held-out curves)
       await resume.afterStep?.({ step: step + 1, version, refilled }, trainer);
     }

@@ -4,7 +4,7 @@
 //   staleness/mean|max (+ the histogram), frac_groups_dropped, loss, clip_ratio(/low|/high),
 //   approx_kl, entropy, grad_norm, lr, rollout/tokens_per_s, train/tokens_per_s, time/*,
 //   end/<reason> and faults/<name> (episodeEndsAndFaults).
-import { stalenessHistogram, summarizeEpisodes } from './grpo';
+import { type EpisodeRecord, stalenessHistogram, summarizeEpisodes } from './grpo';
 import type { GrpoStepResult } from './grpoTrainer';
 import { STEP_FAULTS } from '../../envs/types';
 import type { Trajectory } from './trajectory';
@@ -22,7 +22,12 @@ export interface RlStepRecord {
   stalenessHistogram: number[];
   /** Everything else by name (list in the header). */
   metrics: Record<string, number>;
+  /** Data parallel: this rank's own share of the step (the metrics are the whole step's, the same on every rank). */
+  rank?: { rank: number; world: number; episodes: number; rolloutSeconds: number };
 }
+
+/** What a step's record reads of an episode (a Trajectory, or its summary gathered from another data-parallel rank). */
+export type StepEpisode = EpisodeRecord & Pick<Trajectory, 'truncated' | 'end' | 'faults'> & { ids: { readonly length: number } };
 
 export interface StepTiming {
   /** Wall seconds spent producing the step's rollouts (0 when they overlapped with training). */
@@ -33,7 +38,7 @@ export interface StepTiming {
   generatedTokens: number;
 }
 
-export function buildStepRecord(step: number, trainerVersion: number, trajs: readonly Trajectory[], result: GrpoStepResult, timing: StepTiming, extra: Record<string, number> = {}): RlStepRecord {
+export function buildStepRecord(step: number, trainerVersion: number, trajs: readonly StepEpisode[], result: GrpoStepResult, timing: StepTiming, extra: Record<string, number> = {}): RlStepRecord {
   const episodes = summarizeEpisodes(trajs, trainerVersion, {
     trainingRewards: result.rewards,
     groupStats: { droppedFraction: fraction(result.keptGroups), zeroStdFraction: result.metrics.frac_reward_zero_std ?? 0 },

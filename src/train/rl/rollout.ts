@@ -42,7 +42,7 @@ export interface TurnGenerator {
   /** Longest sequence (prompt + new tokens) the model can take. */
   readonly maxPositions: number;
   /** Every row stops after `stopId` (kept in the output) or maxNewTokens tokens. */
-  generate(prompts: number[][], opts: { maxNewTokens: number; stopId: number; seed: number }): Promise<Generation[]>;
+  generate(prompts: number[][], opts: { maxNewTokens: number; stopId: number; seed: number; rowSeeds?: readonly number[] }): Promise<Generation[]>;
 }
 
 /** How an episode's opening (messages, tools) is shown to the model. */
@@ -63,6 +63,13 @@ export interface RolloutRequest<T extends TaskBase> {
   config: RolloutConfig;
   /** Seeds every generate() call of this batch (mixed with the turn and bucket). */
   seed: number;
+  /**
+   * One seed per task (group): every episode then samples from its own stream, mixSeeds(group seed,
+   * turn, sample), so its tokens do not depend on the other tasks of the batch nor on how the
+   * generate() calls are bucketed (data-parallel ranks play different slices of a step; `seed` is
+   * then unused).
+   */
+  groupSeeds?: readonly number[];
   /** Trainer version of the weights the generator holds; recorded in every trajectory. */
   policyVersion: number;
   /** Default: defaultRenderer(tokenizer). */
@@ -115,6 +122,7 @@ export async function rolloutBatch<T extends TaskBase>(req: RolloutRequest<T>): 
   const fmt: ChatFormatOptions = { enableThinking: cfg.enableThinking };
   const render = req.render ?? defaultRenderer(tok);
   const weights = { ...family.defaultWeights, ...(Object.fromEntries(Object.entries(req.weights ?? {}).filter(([, v]) => v !== undefined)) as Record<string, number>) };
+  if (req.groupSeeds && req.groupSeeds.length !== req.tasks.length) throw new Error(`rollout: ${req.groupSeeds.length} group seeds for ${req.tasks.length} tasks`);
   const live: Live[] = [];
   req.tasks.forEach((task, group) => {
     for (let sample = 0; sample < cfg.groupSize; sample++) live.push(startEpisode(req, task, group, sample, render, fmt, weights));
@@ -131,7 +139,8 @@ export async function rolloutBatch<T extends TaskBase>(req: RolloutRequest<T>): 
     const results: [Live, Generation][] = [];
     let bucketIndex = 0;
     for (const [maxNewTokens, rows] of buckets) {
-      const gens = await generator.generate(rows.map((e) => e.seq.ids), { maxNewTokens, stopId: tok.imEndId, seed: mixSeeds(req.seed, turn, bucketIndex++) });
+      const rowSeeds = req.groupSeeds && rows.map((e) => mixSeeds(req.groupSeeds![e.traj.group], turn, e.traj.sample));
+      const gens = await generator.generate(rows.map((e) => e.seq.ids), { maxNewTokens, stopId: tok.imEndId, seed: mixSeeds(req.seed, turn, bucketIndex++), ...(rowSeeds ? { rowSeeds } : {}) });
       rows.forEach((e, i) => results.push([e, gens[i]]));
     }
     await Promise.all(results.map(([e, g]) => takeTurn(e, g, turn, cfg, tok, fmt, weights)));

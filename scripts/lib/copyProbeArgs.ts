@@ -1,0 +1,39 @@
+// Flags of `npm run copy-probe` (scripts/copy-probe.ts), checked: a bad value names the flag and what it takes.
+import { parseArgs } from 'node:util';
+import type { PresetName } from '../../src/model/config';
+import { COPY_PROBE_DEFAULTS, type CopyProbeOptions } from '../../src/pipeline/copyProbe';
+
+const PRESETS: readonly PresetName[] = ['nano', 'nano-q', 'tiny', 'tiny-q'];
+
+function count(flag: string, v: string | undefined, d: number, min = 1): number {
+  if (v === undefined) return d;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < min || n > 10_000_000) throw new Error(`--${flag} takes an integer ≥ ${min}, got '${v}'`);
+  return n;
+}
+
+function positive(flag: string, v: string | undefined, d: number): number {
+  if (v === undefined) return d;
+  const x = Number(v);
+  if (!(x > 0 && Number.isFinite(x))) throw new Error(`--${flag} takes a positive number, got '${v}'`);
+  return x;
+}
+
+export function parseCopyProbeArgs(argv: string[]): CopyProbeOptions {
+  const s = { type: 'string' } as const;
+  const { values: v } = parseArgs({ args: argv, strict: true, allowPositionals: false, options: { preset: s, seed: s, drills: s, steps: s, batch: s, lr: s, 'seq-len': s, 'held-out': s, every: s, 'qk-gain': s } });
+  const d = COPY_PROBE_DEFAULTS;
+  if (v.preset !== undefined && !PRESETS.includes(v.preset as PresetName)) throw new Error(`--preset takes ${PRESETS.join(', ')}, got '${v.preset}'`);
+  return {
+    preset: (v.preset as PresetName | undefined) ?? d.preset,
+    seed: count('seed', v.seed, d.seed, 0),
+    drills: count('drills', v.drills, d.drills),
+    steps: count('steps', v.steps, d.steps),
+    batch: count('batch', v.batch, d.batch),
+    lr: positive('lr', v.lr, d.lr),
+    seqLen: count('seq-len', v['seq-len'], d.seqLen, 64),
+    heldOut: count('held-out', v['held-out'], d.heldOut),
+    probeEvery: count('every', v.every, d.probeEvery),
+    qkNormGain: positive('qk-gain', v['qk-gain'], d.qkNormGain),
+  };
+}

@@ -1,0 +1,116 @@
+// The copy probe: can a model trained from scratch learn to copy a string it has never seen? Every
+// held-out argument value of the routing and service test splits has to be copied from the request,
+// and the nano presets never learned it (README "What learns today"). This trains a fresh model on
+// copy drills alone (data/copyDrills.ts: the user writes random letters, the assistant echoes them in
+// the function-calling call format) and every `probeEvery` steps decodes held-out drills greedily:
+// exact copy = every assistant token right (the call with the string copied byte for byte).
+// Held-out drills come from another seed's stream, and any whose string also occurs in training is
+// dropped, so a hit is a copy, never a recall.
+import { copyDrills } from '../data/copyDrills';
+import { type Rate, wilson } from '../eval/report';
+import type { GpuRuntime } from '../gpu/runtime';
+import { PRESETS, type PresetName } from '../model/config';
+import { generate } from '../model/generate';
+import { GREEDY } from '../model/sampling';
+import { GpuWeights, initialWeights } from '../model/weights';
+import { tokenizerForModel } from '../tokenizer';
+import { DEFAULT_SFT, trainSft } from '../train/sft/sft';
+import { defaultRenderer } from '../train/rl/rollout';
+import { encodeSftConversations } from './sftData';
+
+export interface CopyProbeOptions {
+  preset: PresetName;
+  seed: number;
+  /** Drill conversations in the training set (cycled). */
+  drills: number;
+  steps: number;
+  batch: number;
+  lr: number;
+  /** Tokens per packed row. */
+  seqLen: number;
+  /** Held-out drills decoded at every probe. */
+  heldOut: number;
+  probeEvery: number;
+  /** Initial gain of every q_norm/k_norm weight (1 = the usual init; larger = sharper attention from the start). */
+  qkNormGain: number;
+}
+
+export const COPY_PROBE_DEFAULTS: CopyProbeOptions = {
+  preset: 'nano', seed: 1, drills: 20_000, steps: 400, batch: 16, lr: 3e-3, seqLen: 256, heldOut: 64, probeEvery: 100, qkNormGain: 1,
+};
+
+export interface CopyProbePoint {
+  step: number;
+  /** Mean masked training loss of the steps since the last probe. */
+  loss: number;
+  exact: Rate;
+  /** Share of held-out copied characters (letters of the drill string) produced before the first wrong token. */
+  copiedPrefix: number;
+  /** The first held-out drill: wanted string and what the model wrote. */
+  example: { want: string; got: string };
+}
+
+const textOf = (call: string) => /"text":\s*"([^"]*)"/.exec(call)?.[1] ?? '';
+
+/** The training drills and the held-out ones (another seed's stream, minus any string that occurs in training). */
+export function copyProbeDrills(o: Pick<CopyProbeOptions, 'drills' | 'heldOut' | 'seed'>): { train: ReturnType<typeof copyDrills>; heldOut: ReturnType<typeof copyDrills> } {
+  const train = copyDrills(o.drills, o.seed);
+  const seen = new Set(train.map((c) => textOf(c.messages[2].content)));
+  const heldOut = copyDrills(o.heldOut * 4, o.seed + 0x9e37).filter((c) => !seen.has(textOf(c.messages[2].content))).slice(0, o.heldOut);
+  if (heldOut.length < o.heldOut) throw new Error(`copy probe: only ${heldOut.length} of ${o.heldOut} held-out drills have a string unseen in training`);
+  return { train, heldOut };
+}
+
+/** The string a drill's echo call carries. */
+export const drillText = (c: ReturnType<typeof copyDrills>[number]): string => textOf(c.messages[2].content);
+
+export async function runCopyProbe(rt: GpuRuntime, o: CopyProbeOptions, onPoint: (p: CopyProbePoint) => void = () => {}): Promise<CopyProbePoint[]> {
+  const cfg = PRESETS[o.preset];
+  const init = initialWeights(cfg, o.seed);
+  for (const [name, v] of init) if (/\.(q_norm|k_norm)\.weight$/.test(name)) v.fill(o.qkNormGain);
+  const w = new GpuWeights(rt, cfg, init);
+  const tok = await tokenizerForModel(cfg);
+  const render = defaultRenderer(tok);
+  const { train: trainConv, heldOut: heldConv } = copyProbeDrills(o);
+  const train = encodeSftConversations(trainConv, tok, render, o.seqLen).docs;
+  const held = encodeSftConversations(heldConv, tok, render, o.seqLen).docs;
+  const stopIds = tok.encode('<|im_end|>');
+  const points: CopyProbePoint[] = [];
+  let lossSum = 0;
+  let lossN = 0;
+  const probe = async (step: number) => {
+    const prompts = held.map((d) => d.ids.slice(0, d.mask.indexOf(1)));
+    const targets = held.map((d, i) => d.ids.slice(prompts[i].length));
+    const gens = await generate(rt, w, prompts, { ...GREEDY, maxNewTokens: Math.max(...targets.map((t) => t.length)) + 4, stopIds, seed: o.seed });
+    let exact = 0;
+    let copied = 0;
+    let letters = 0;
+    gens.forEach((g, i) => {
+      const want = textOf(tok.decode(targets[i]));
+      const got = textOf(tok.decode(g.tokens));
+      if (targets[i].every((t, j) => g.tokens[j] === t)) exact++;
+      letters += want.length;
+      let k = 0;
+      while (k < want.length && got[k] === want[k]) k++;
+      copied += k;
+    });
+    const p: CopyProbePoint = {
+      step, loss: lossN ? lossSum / lossN : NaN, exact: wilson(exact, gens.length), copiedPrefix: letters ? copied / letters : 0,
+      example: { want: textOf(tok.decode(targets[0])), got: tok.decode(gens[0].tokens).slice(0, 120) },
+    };
+    lossSum = 0;
+    lossN = 0;
+    points.push(p);
+    onPoint(p);
+  };
+  try {
+    const sft = { ...DEFAULT_SFT, batchSize: o.batch, seqLen: o.seqLen, steps: o.steps, lr: o.lr, warmupSteps: Math.min(20, o.steps), seed: o.seed };
+    await trainSft(rt, w, { train, padId: tok.padId }, sft, (m) => {
+      lossSum += m.loss;
+      lossN++;
+    }, { afterStep: async (s) => { if (s.step % o.probeEvery === 0 || s.step === o.steps) await probe(s.step); } });
+  } finally {
+    w.destroy();
+  }
+  return points;
+}
