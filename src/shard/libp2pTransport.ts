@@ -107,12 +107,30 @@ export class Libp2pTransport extends BaseTransport {
     let pending = this.connecting.get(peerId);
     if (!pending) {
       const addr = multiaddr(`${this.o.relay}/p2p-circuit/webrtc/p2p/${peerId}`);
-      pending = this.node.dialProtocol(addr, SWARM_PROTOCOL_ID, { signal: AbortSignal.timeout(this.o.dialTimeoutMs ?? 15_000) })
+      pending = this.dialSwarm(peerId, addr)
         .then((stream) => this.attach(peerId, stream))
         .finally(() => this.connecting.delete(peerId));
       this.connecting.set(peerId, pending);
     }
     return pending;
+  }
+
+  /**
+   * The swarm stream to a peer over a WebRTC connection set up through the relay. A handshake that
+   * times out inside libp2p (SDP exchange, data channel opening) is tried once more: on a loaded
+   * machine it fails now and then and succeeds on the next try; anything else fails at once.
+   */
+  private async dialSwarm(peerId: string, addr: ReturnType<typeof multiaddr>): Promise<Stream> {
+    const attempts = 2;
+    for (let i = 1; ; i++) {
+      try {
+        return await this.node.dialProtocol(addr, SWARM_PROTOCOL_ID, { signal: AbortSignal.timeout(this.o.dialTimeoutMs ?? 15_000) });
+      } catch (e) {
+        const timedOut = (e as Error).name === 'TimeoutError' || (e as Error).name === 'AbortError';
+        if (!timedOut || i >= attempts) throw e;
+        this.o.log?.(`the connection to ${peerId} timed out (${(e as Error).message}); trying once more`);
+      }
+    }
   }
 
   private accept(stream: Stream, connection: Connection): void {
