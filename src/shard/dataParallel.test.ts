@@ -18,10 +18,8 @@ import { DEFAULT_ROLLOUT, rolloutBatch } from '../train/rl/rollout';
 import type { Trajectory } from '../train/rl/trajectory';
 import { DEFAULT_SFT, type SftConfig, type SftMetrics, trainSft } from '../train/sft/sft';
 import { MICRO_MODEL } from '../train/testing/microModel';
-import { Collective } from './collective';
 import { gradientShard } from './dataParallel';
-import { MemoryHub } from './memoryTransport';
-import { type MemberStatus, SwarmNode } from './swarmNode';
+import { memoryRanks } from './testRanks';
 
 const tok = new ByteTokenizer();
 let rt: GpuRuntime;
@@ -29,20 +27,7 @@ beforeAll(async () => {
   rt = await testRuntime('opengles');
 });
 
-const status = (): MemberStatus => ({ role: 'rank', version: -1, rolloutsPerSec: 0, busy: false, visible: true, stage: -1, step: 0 });
-
-/** World ranks on a memory hub, joined and with a collective each. */
-async function ranks(world: number): Promise<{ nodes: SwarmNode[]; collectives: Collective[] }> {
-  const hub = new MemoryHub();
-  const ids = Array.from({ length: world }, (_, r) => `rank-${r}`);
-  const nodes = ids.map((id) => new SwarmNode({ transport: hub.join(id), runId: 'dp', secret: 's', status, heartbeatMs: 50, silenceMs: 60_000 }));
-  for (const n of nodes) await n.start();
-  for (let t = 0; nodes.some((n) => n.members.size < world - 1); t++) {
-    if (t > 300) throw new Error('ranks did not meet');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  return { nodes, collectives: nodes.map((n, r) => new Collective(n, 'dp-test', r, ids, 30_000)) };
-}
+const ranks = (world: number) => memoryRanks(world, 'dp-test');
 
 const rel = (a: number, b: number) => Math.abs(a - b) / Math.max(Math.abs(b), 1e-12);
 
