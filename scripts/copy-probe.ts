@@ -1,5 +1,5 @@
 // `npm run copy-probe -- [--preset nano] [--steps 400] [--batch 16] [--lr 0.003] [--qk-gain 1] [--seed 1]
-// [--every 100] [--held-out 64] [--drills 20000]`: trains a fresh model on copy drills alone and prints,
+// [--every 100] [--held-out 64] [--drills 20000] [--induction 0]`: trains a fresh model on copy drills alone and prints,
 // every --every steps, the exact-copy rate of held-out random strings (src/pipeline/copyProbe.ts).
 // Node, Dawn's OpenGL ES adapter (llvmpipe). Last stdout line: the points as one JSON array.
 import { acquireDevice, describeContext } from '../src/gpu/device';

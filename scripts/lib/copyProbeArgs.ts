@@ -21,7 +21,7 @@ function positive(flag: string, v: string | undefined, d: number): number {
 
 export function parseCopyProbeArgs(argv: string[]): CopyProbeOptions {
   const s = { type: 'string' } as const;
-  const { values: v } = parseArgs({ args: argv, strict: true, allowPositionals: false, options: { preset: s, seed: s, drills: s, steps: s, batch: s, lr: s, 'seq-len': s, 'held-out': s, every: s, 'qk-gain': s } });
+  const { values: v } = parseArgs({ args: argv, strict: true, allowPositionals: false, options: { preset: s, seed: s, drills: s, steps: s, batch: s, lr: s, 'seq-len': s, 'held-out': s, every: s, 'qk-gain': s, induction: s } });
   const d = COPY_PROBE_DEFAULTS;
   if (v.preset !== undefined && !PRESETS.includes(v.preset as PresetName)) throw new Error(`--preset takes ${PRESETS.join(', ')}, got '${v.preset}'`);
   return {
@@ -35,5 +35,6 @@ export function parseCopyProbeArgs(argv: string[]): CopyProbeOptions {
     heldOut: count('held-out', v['held-out'], d.heldOut),
     probeEvery: count('every', v.every, d.probeEvery),
     qkNormGain: positive('qk-gain', v['qk-gain'], d.qkNormGain),
+    induction: count('induction', v.induction, d.induction, 0),
   };
 }

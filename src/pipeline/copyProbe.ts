@@ -7,6 +7,7 @@
 // Held-out drills come from another seed's stream, and any whose string also occurs in training is
 // dropped, so a hit is a copy, never a recall.
 import { copyDrills } from '../data/copyDrills';
+import { inductionDocs, tokenPool } from '../data/inductionDocs';
 import { type Rate, wilson } from '../eval/report';
 import type { GpuRuntime } from '../gpu/runtime';
 import { PRESETS, type PresetName } from '../model/config';
@@ -33,10 +34,12 @@ export interface CopyProbeOptions {
   probeEvery: number;
   /** Initial gain of every q_norm/k_norm weight (1 = the usual init; larger = sharper attention from the start). */
   qkNormGain: number;
+  /** Induction sequences (data/inductionDocs.ts) mixed into the training documents; 0 = drills alone. */
+  induction: number;
 }
 
 export const COPY_PROBE_DEFAULTS: CopyProbeOptions = {
-  preset: 'nano', seed: 1, drills: 20_000, steps: 400, batch: 16, lr: 3e-3, seqLen: 256, heldOut: 64, probeEvery: 100, qkNormGain: 1,
+  preset: 'nano', seed: 1, drills: 20_000, steps: 400, batch: 16, lr: 3e-3, seqLen: 256, heldOut: 64, probeEvery: 100, qkNormGain: 1, induction: 0,
 };
 
 export interface CopyProbePoint {
@@ -72,7 +75,10 @@ export async function runCopyProbe(rt: GpuRuntime, o: CopyProbeOptions, onPoint:
   const tok = await tokenizerForModel(cfg);
   const render = defaultRenderer(tok);
   const { train: trainConv, heldOut: heldConv } = copyProbeDrills(o);
-  const train = encodeSftConversations(trainConv, tok, render, o.seqLen).docs;
+  const drillDocs = encodeSftConversations(trainConv, tok, render, o.seqLen).docs;
+  // Induction runs draw from the tokens of training drill strings only (held-out strings may hold others).
+  const pool = tokenPool(trainConv.slice(0, 2000).map(drillText), (t) => tok.encode(t));
+  const train = [...drillDocs, ...inductionDocs(o.induction, pool, o.seed)];
   const held = encodeSftConversations(heldConv, tok, render, o.seqLen).docs;
   const stopIds = tok.encode('<|im_end|>');
   const points: CopyProbePoint[] = [];
