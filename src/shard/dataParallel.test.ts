@@ -68,6 +68,34 @@ describe('data parallel equals one process at the same global batch', () => {
     for (const n of nodes) await n.stop();
   }, 300_000);
 
+  it('SFT: 3 ranks × 2 rows = 1 process × 6 rows (gradient accumulation 2): losses ≤ 1e-5 relative, same weights; a batch of 4 over 3 ranks is refused', async () => {
+    const cfg: SftConfig = { ...DEFAULT_SFT, batchSize: 6, seqLen: 128, gradAccumSteps: 2, steps: 3, lr: 1e-2, warmupSteps: 0, pack: false, seed: 9 };
+    const data = { train: DOCS, padId: tok.padId };
+    const one = new GpuWeights(rt, MICRO_MODEL, initialWeights(MICRO_MODEL, 4));
+    const single = await trainSft(rt, one, data, cfg);
+    const { nodes, collectives } = await ranks(3);
+    const ws = collectives.map(() => new GpuWeights(rt, MICRO_MODEL, initialWeights(MICRO_MODEL, 4)));
+    const per = await Promise.all(ws.map((w, r) => trainSft(rt, w, data, cfg, undefined, { shard: gradientShard(rt, collectives[r]) })));
+    let worstLoss = 0;
+    for (const [s, want] of single.entries()) {
+      for (const r of [0, 1, 2]) {
+        worstLoss = Math.max(worstLoss, rel(per[r][s].loss, want.loss));
+        expect(rel(per[r][s].loss, want.loss), `step ${s + 1} rank ${r}: ${per[r][s].loss} vs ${want.loss}`).toBeLessThanOrEqual(1e-5);
+        expect(rel(per[r][s].gradNorm, want.gradNorm), `step ${s + 1} rank ${r} grad norm`).toBeLessThanOrEqual(1e-5);
+        expect(per[r][s].tokens).toBeLessThan(want.tokens); // each rank ran its third of the rows
+      }
+      expect(per.reduce((a, p) => a + p[s].tokens, 0)).toBe(want.tokens);
+    }
+    const errors = await Promise.all(ws.map((w) => maxWeightError(w, one)));
+    for (const e of errors) expect(e).toBeLessThanOrEqual(1e-5);
+    for (const w of ws.slice(1)) expect(await maxWeightError(w, ws[0])).toBe(0); // identical sums → identical updates
+    console.log(`SFT DP over 3 ranks: worst relative error of a loss ${worstLoss.toExponential(2)}, of the weights ${Math.max(...errors).toExponential(2)}`);
+    const w4 = new GpuWeights(rt, MICRO_MODEL, initialWeights(MICRO_MODEL, 4));
+    await expect(trainSft(rt, w4, data, { ...cfg, batchSize: 4 }, undefined, { shard: { rank: 0, world: 3 } })).rejects.toThrow('SFT data parallel: a batch of 4 rows does not split over 3 ranks; choose a batch that is a multiple of 3');
+    for (const w of [one, w4, ...ws]) w.destroy();
+    for (const n of nodes) await n.stop();
+  }, 300_000);
+
   it('SFT: the plain mean of the two ranks\' losses fails that check (so it can fail)', async () => {
     // Guard for the test itself: per-rank normalisation (no global mask sum) is off by more than the
     // tolerance even at step 1 (at initialisation every token's loss is close to ln V; later, far more).

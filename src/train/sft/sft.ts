@@ -236,7 +236,9 @@ export async function trainSft(
   if (trainRows.length === 0) throw new Error('SFT: no training conversations');
   const sampler = new RowSampler(trainRows, B, T, cfg.seed);
   const shard = resume.shard;
-  if (shard && (B % shard.world !== 0 || shard.rank < 0 || shard.rank >= shard.world)) throw new Error(`SFT data parallel: batch ${B} must split evenly over ${shard.world} ranks (rank ${shard.rank})`);
+  if (shard && (shard.rank < 0 || shard.rank >= shard.world)) throw new Error(`SFT data parallel: rank ${shard.rank} is not one of ${shard.world} ranks`);
+  // every rank runs B / world rows of each micro-batch (its activations are planned for that many)
+  if (shard && B % shard.world !== 0) throw new Error(`SFT data parallel: a batch of ${B} rows does not split over ${shard.world} ranks; choose a batch that is a multiple of ${shard.world}`);
   const rows = shard ? B / shard.world : B; // rows this process runs
   const acts = planActivations(rt, w.cfg, rows, T, w.lora?.lora);
   const scratch = planBackwardScratch(rt, w.cfg, rows, T, w.lora?.lora);
