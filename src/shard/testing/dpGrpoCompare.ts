@@ -76,11 +76,8 @@ export function worst(single: readonly RlStepRecord[], per: readonly (readonly R
   return m;
 }
 
-export interface OneVsRanks {
-  /** The one process's records and weights. */
-  single: RlStepRecord[];
-  one: GpuWeights;
-  /** Each rank's records and weights, in rank order. */
+/** Each rank's records and weights (in rank order) of one run over in-memory ranks. */
+export interface RanksRun {
   per: RlStepRecord[][];
   ws: GpuWeights[];
   /** Frees the weights and stops the ranks' nodes. */
@@ -88,20 +85,32 @@ export interface OneVsRanks {
 }
 
 /**
- * The same GRPO run (weights seeded `initSeed`) in one process and over `world` in-memory ranks;
- * `rankResume(r)` adds to rank r's resume options (onRollouts, …; its shard is set here).
+ * One GRPO run over `world` in-memory ranks, every rank starting from `init`; `rankResume(r)` adds
+ * to rank r's resume options (onRollouts, a checkpoint's from/restore, …; its shard is set here).
  */
+export async function runRanks(rt: GpuRuntime, family: EnvFamily<FakeTask>, cfg: RlLoopConfig, world: number, init: Map<string, Float32Array>, rankResume?: (rank: number) => RlResume): Promise<RanksRun> {
+  const { nodes, collectives } = await memoryRanks(world, 'dp-grpo-test');
+  const ws = collectives.map(() => new GpuWeights(rt, MICRO_MODEL, init));
+  const per = await Promise.all(ws.map((w, r) => runSyncRl(rt, w, family, tok, cfg, undefined, undefined, { ...rankResume?.(r), shard: gradientShard(rt, collectives[r]) })));
+  return { per, ws, close: () => closeAll(ws, nodes) };
+}
+
+export interface OneVsRanks extends RanksRun {
+  /** The one process's records and weights. */
+  single: RlStepRecord[];
+  one: GpuWeights;
+}
+
+/** The same GRPO run (weights seeded `initSeed`) in one process and over `world` in-memory ranks (runRanks). */
 export async function oneVsRanks(rt: GpuRuntime, family: EnvFamily<FakeTask>, cfg: RlLoopConfig, world: number, o: { initSeed?: number; rankResume?: (rank: number) => RlResume } = {}): Promise<OneVsRanks> {
   const init = initialWeights(MICRO_MODEL, o.initSeed ?? 8);
   const one = new GpuWeights(rt, MICRO_MODEL, init);
   const single = await runSyncRl(rt, one, family, tok, cfg);
-  const { nodes, collectives } = await memoryRanks(world, 'dp-grpo-test');
-  const ws = collectives.map(() => new GpuWeights(rt, MICRO_MODEL, init));
-  const per = await Promise.all(ws.map((w, r) => runSyncRl(rt, w, family, tok, cfg, undefined, undefined, { ...o.rankResume?.(r), shard: gradientShard(rt, collectives[r]) })));
-  return { single, one, per, ws, close: () => closeAll([one, ...ws], nodes) };
+  const ranks = await runRanks(rt, family, cfg, world, init, o.rankResume);
+  return { ...ranks, single, one, close: () => closeAll([one], []).then(ranks.close) };
 }
 
-export async function closeAll(weights: readonly GpuWeights[], nodes: readonly SwarmNode[]): Promise<void> {
+async function closeAll(weights: readonly GpuWeights[], nodes: readonly SwarmNode[]): Promise<void> {
   for (const w of weights) w.destroy();
   for (const n of nodes) await n.stop();
 }
