@@ -2,21 +2,11 @@
 // a circuit-relay-v2 node on 127.0.0.1 (WebRTC via node-datachannel), messages arrive whole and in
 // order, the relay carries no swarm stream, and a relay that goes away is reported.
 import { afterAll, describe, expect, it } from 'vitest';
-import { WebSocket as NodeWebSocket } from 'ws';
 import type { RawMessage } from '../../src/shard/framing';
 import type { Libp2pTransport } from '../../src/shard/libp2pTransport';
 import type { SwarmMessage } from '../../src/shard/protocol';
-import { polyfillPromiseWithResolvers } from './promisePolyfill';
-import { type RunningRelay, startRelay } from './relayNode';
-
-
-async function until(what: string, ok: () => boolean, ms = 20_000): Promise<void> {
-  const t0 = performance.now();
-  while (!ok()) {
-    if (performance.now() - t0 > ms) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+import type { RunningRelay } from './relayNode';
+import { startMember, startTestRelay, until } from './relayTesting';
 
 describe('relay and libp2p transport (Node)', () => {
   let relay: RunningRelay | null = null;
@@ -27,17 +17,13 @@ describe('relay and libp2p transport (Node)', () => {
   });
 
   it('two members exchange messages over WebRTC set up through the relay', async () => {
-    polyfillPromiseWithResolvers();
-    // Node 20 has no global WebSocket (browsers and Node ≥ 22 do); the browser transport dials the relay with it
-    (globalThis as { WebSocket?: unknown }).WebSocket ??= NodeWebSocket;
-    relay = await startRelay({ host: '127.0.0.1', port: 0 }); // a free port the system picks: never collides with a server of the suite
+    relay = await startTestRelay();
     const addr = relay.addresses[0];
     expect(addr).toMatch(/^\/ip4\/127\.0\.0\.1\/tcp\/[1-9]\d*\/ws\/p2p\/12D3KooW/);
-    const { Libp2pTransport } = await import('../../src/shard/libp2pTransport');
     const logs: string[] = [];
-    const a = await Libp2pTransport.start({ relay: addr, log: (l) => logs.push(`a: ${l}`) });
+    const a = await startMember(addr, (l) => logs.push(`a: ${l}`));
     members.push(a);
-    const b = await Libp2pTransport.start({ relay: addr, log: (l) => logs.push(`b: ${l}`) });
+    const b = await startMember(addr, (l) => logs.push(`b: ${l}`));
     members.push(b);
     expect(a.address()).toContain('/p2p-circuit/webrtc');
     const got: [string, RawMessage][] = [];

@@ -1,20 +1,28 @@
-// Test helper: `world` swarm members on one in-memory hub, joined, each with a collective (the
-// data-parallel tests' ranks without tabs or a network).
+// Test helper: swarm members, joined, each with a collective — the data-parallel tests' ranks, on an
+// in-memory hub (memoryRanks) or on any transports (ranksOver: libp2p in scripts/lib's relay tests).
 import { Collective } from './collective';
 import { MemoryHub } from './memoryTransport';
 import { type MemberStatus, SwarmNode } from './swarmNode';
+import type { SwarmTransport } from './transport';
 
 const status = (): MemberStatus => ({ role: 'rank', version: -1, rolloutsPerSec: 0, busy: false, visible: true, stage: -1, step: 0 });
 
 /** World ranks on a memory hub, joined and with a collective each (named `collectiveName`). */
-export async function memoryRanks(world: number, collectiveName: string): Promise<{ nodes: SwarmNode[]; collectives: Collective[] }> {
+export function memoryRanks(world: number, collectiveName: string): Promise<{ nodes: SwarmNode[]; collectives: Collective[] }> {
   const hub = new MemoryHub();
-  const ids = Array.from({ length: world }, (_, r) => `rank-${r}`);
-  const nodes = ids.map((id) => new SwarmNode({ transport: hub.join(id), runId: 'dp', secret: 's', status, heartbeatMs: 50, silenceMs: 60_000 }));
+  return ranksOver(Array.from({ length: world }, (_, r) => hub.join(`rank-${r}`)), collectiveName);
+}
+
+/** One rank per transport (rank r: transports[r]), started, joined (within `meetMs`) and with a collective each. */
+export async function ranksOver(transports: readonly SwarmTransport[], collectiveName: string, o: { meetMs?: number; collectiveTimeoutMs?: number } = {}): Promise<{ nodes: SwarmNode[]; collectives: Collective[] }> {
+  const world = transports.length;
+  const nodes = transports.map((transport) => new SwarmNode({ transport, runId: 'dp', secret: 's', status, heartbeatMs: 50, silenceMs: 60_000 }));
   for (const n of nodes) await n.start();
-  for (let t = 0; nodes.some((n) => n.members.size < world - 1); t++) {
-    if (t > 300) throw new Error('ranks did not meet');
+  const t0 = performance.now();
+  while (nodes.some((n) => n.members.size < world - 1)) {
+    if (performance.now() - t0 > (o.meetMs ?? 3000)) throw new Error(`ranks did not meet within ${o.meetMs ?? 3000} ms`);
     await new Promise((r) => setTimeout(r, 10));
   }
-  return { nodes, collectives: nodes.map((n, r) => new Collective(n, collectiveName, r, ids, 30_000)) };
+  const ids = nodes.map((n) => n.selfId);
+  return { nodes, collectives: nodes.map((n, r) => new Collective(n, collectiveName, r, ids, o.collectiveTimeoutMs ?? 30_000)) };
 }
