@@ -5,7 +5,8 @@
 // model earns no reward in so few steps, so every GRPO step is skipped here: the equivalence on
 // rewards that vary is dataParallelGrpo.test.ts's); a rank that vanishes mid-run fails the other
 // with its name, rank 0's checkpoints kept; the stopped run resumes from them on two new tabs and
-// ends with the uninterrupted run's weights.
+// ends with the uninterrupted run's weights; a run stopped in its GRPO stage resumes on 2 tabs and
+// on 1 (a smaller world).
 import { describe, expect, it } from 'vitest';
 import { testRuntime } from '../gpu/testDevice';
 import { PIPELINE_CONFIG_VERSION, parsePipelineConfig, type PipelineConfig } from '../pipeline/config';
@@ -35,6 +36,14 @@ async function until(what: string, ok: () => boolean, ms = 60_000): Promise<void
 }
 
 const rel = (a: number, b: number) => Math.abs(a - b) / Math.max(Math.abs(b), 1e-12);
+
+/** A copy of a store's checkpoints (two resumes of one stopped run, each writing its own). */
+function copyStore(from: MemoryBackend): MemoryBackend {
+  const to = new MemoryBackend();
+  for (const [k, v] of from.chunks) to.chunks.set(k, v.slice());
+  for (const [k, v] of from.manifests) to.manifests.set(k, v);
+  return to;
+}
 
 /** Tabs on one hub and one lock manager; the first one started holds the lock (rank 0). */
 function tabs(links: SwarmLink[], silenceMs: number, store = new MemoryBackend()) {
@@ -150,6 +159,42 @@ describe('data parallel across tabs (SwarmSession)', () => {
     expect(r0.finalWeights!.sha256).toBe(want.finalWeights!.sha256);
     expect(r1.finalWeights!.sha256).toBe(want.finalWeights!.sha256);
     for (const t of [...whole.sessions, ...first.sessions, ...again.sessions]) await t.stop();
+  }, 300_000);
+
+  it('a run stopped in its GRPO stage resumes from rank 0\'s newest checkpoint on 2 new tabs and on 1 tab (a smaller world)', async () => {
+    // The plumbing only (which checkpoint, the GRPO stage's step, a world-1 link taking a world-2
+    // run's checkpoint): these GRPO steps are skipped (no reward for the micro model), so the update
+    // math after a resume is dataParallelGrpoResume.test.ts's, where every step trains.
+    const cfg = config(4, 1, 3);
+    const link = (run: string, world: number): SwarmLink => ({ v: 1, run, secret: 'secret-dp-test-0006', config: cfg, model: MICRO_MODEL, dp: { world } });
+    const whole = tabs([link('run-dp-grpo', 2), link('run-dp-grpo', 2)], 10_000);
+    for (const t of whole.sessions) await t.start();
+    await until('the uninterrupted run', () => whole.sessions.every((t) => ['done', 'failed'].includes(t.view().state)), 120_000);
+    const want = whole.sessions[0];
+    expect(want.view().error).toBeNull();
+    expect(want.records.map((r) => r.skipped)).toEqual([true, true, true]);
+    const first = tabs([link('run-dp-grpo', 2), link('run-dp-grpo', 2)], 1500);
+    for (const t of first.sessions) await t.start();
+    await until('a GRPO step', () => first.sessions[0].records.length >= 1, 120_000);
+    first.sessions[1].abandon(() => first.hub.vanish('tab-1'));
+    await until('rank 0 stopped', () => first.sessions[0].view().state === 'failed', 30_000);
+    const done = first.sessions[0].records.length;
+    expect(done).toBeLessThan(3);
+    const newest = (await first.store.list()).complete.at(-1);
+    for (const world of [2, 1]) {
+      const again = tabs(Array.from({ length: world }, () => link('run-dp-grpo', world)), 10_000, copyStore(first.store));
+      for (const t of again.sessions) await t.start();
+      await until(`the run resumed on ${world} tab(s)`, () => again.sessions.every((t) => ['done', 'failed'].includes(t.view().state)), 120_000);
+      const r0 = again.sessions[0];
+      expect(r0.view().error).toBeNull();
+      expect(r0.view().notes.join('\n')).toMatch(new RegExp(`every rank resumes from checkpoint ${newest} \\(stage 1, step ${done}\\)`));
+      expect(r0.sftLosses).toEqual([]); // the SFT stage was done before the checkpoint
+      expect(r0.records.map((r) => r.step)).toEqual(want.records.slice(done).map((r) => r.step));
+      expect(r0.records.map((r) => r.metrics.reward)).toEqual(want.records.slice(done).map((r) => r.metrics.reward));
+      for (const t of again.sessions) expect(t.finalWeights!.sha256, `${world} tab(s)`).toBe(want.finalWeights!.sha256);
+      for (const t of again.sessions) await t.stop();
+    }
+    for (const t of [...whole.sessions, ...first.sessions]) await t.stop();
   }, 300_000);
 
   it('rank 0 leaving stops rank 1, which then holds the lock without starting the run again', async () => {
