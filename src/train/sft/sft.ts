@@ -212,7 +212,8 @@ export interface SftResume {
   stopAfter?: number;
   /**
    * Data parallel (src/shard/dataParallel.ts): every rank draws the same global batch of B rows and
-   * trains rows [rank·B/world, (rank+1)·B/world). With allReduce, each rank's loss weights are
+   * trains rows [⌊rank·B/world⌋, ⌊(rank+1)·B/world⌋) (B need not be a multiple of world, only at
+   * least world: 4 rows over 3 ranks are 1, 1 and 2). With allReduce, each rank's loss weights are
    * normalised by the GLOBAL batch's mask sum and the gradients summed across ranks, so N ranks at
    * batch B take the steps one process takes at batch B. Without it, each rank trains on its rows
    * alone (DiLoCo's inner steps; a caller averages the weights every few steps).
@@ -237,9 +238,10 @@ export async function trainSft(
   const sampler = new RowSampler(trainRows, B, T, cfg.seed);
   const shard = resume.shard;
   if (shard && (shard.rank < 0 || shard.rank >= shard.world)) throw new Error(`SFT data parallel: rank ${shard.rank} is not one of ${shard.world} ranks`);
-  // every rank runs B / world rows of each micro-batch (its activations are planned for that many)
-  if (shard && B % shard.world !== 0) throw new Error(`SFT data parallel: a batch of ${B} rows does not split over ${shard.world} ranks; choose a batch that is a multiple of ${shard.world}`);
-  const rows = shard ? B / shard.world : B; // rows this process runs
+  // the rows of each micro-batch this process runs (its activations are planned for that many)
+  const [lo, hi] = shard ? [Math.floor((shard.rank * B) / shard.world), Math.floor(((shard.rank + 1) * B) / shard.world)] : [0, B];
+  if (shard && hi === lo) throw new Error(`SFT data parallel: a batch of ${B} rows leaves rank ${shard.rank} of ${shard.world} without a row; choose a batch of at least ${shard.world} rows`);
+  const rows = hi - lo;
   const acts = planActivations(rt, w.cfg, rows, T, w.lora?.lora);
   const scratch = planBackwardScratch(rt, w.cfg, rows, T, w.lora?.lora);
   const opt = new AdamWState(rt, w);
@@ -259,7 +261,7 @@ export async function trainSft(
       let processedTokens = 0;
       for (let micro = 0; micro < cfg.gradAccumSteps; micro++) {
         const global = sampler.next();
-        const batch = shard ? sliceRows(global, shard.rank * rows, rows, T) : global;
+        const batch = shard ? sliceRows(global, lo, rows, T) : global;
         // this rank's share of the global micro-batch's mean: its mask sum over the global one
         const share = shard?.allReduce ? Math.max(maskSum(batch.mask), 1) / Math.max(maskSum(global.mask), 1) : 1;
         const { loss } = await supervisedStep(rt, w, acts, scratch, batch, share / cfg.gradAccumSteps);
