@@ -65,7 +65,7 @@ describe('data parallel across tabs (SwarmSession)', () => {
     expect(digestDifference(a, runDigest(config(5, 3, 2), MICRO_MODEL, 2), 'me', 'them')).toBe('config.seed is 5 in them, 4 in me');
     expect(digestDifference(a, runDigest(config(4, 3, 2), MICRO_MODEL, 3), 'me', 'them')).toBe('world is 3 in them, 2 in me');
     expect(digestDifference(a, runDigest(config(4, 4, 2), MICRO_MODEL, 2), 'me', 'them')).toMatch(/^config\.stages\.0 is #[0-9a-f]{16} in them, #[0-9a-f]{16} in me$/);
-    expect(dataParallelProblem(config(4, 3, 2), 3)).toBeNull(); // 4 rows over 3 tabs: 1, 1 and 2
+    expect(dataParallelProblem(config(4, 3, 0), 3)).toBeNull(); // 4 rows over 3 tabs: 1, 1 and 2
     expect(dataParallelProblem(config(4, 3, 2), 5)).toMatch(/stage 0 \(sft\): its batch of 4 rows cannot give each of 5 tabs a row: choose a batch of at least 5 rows/);
     const grpoWith = (o: object) => ({ ...config(4, 3, 2), stages: config(4, 3, 2).stages.map((s) => (s.kind === 'grpo' ? { ...s, ...o } : s)) });
     expect(dataParallelProblem(grpoWith({ staleness: 1 }), 2)).toMatch(/stage 1 \(grpo\): .*remove its staleness/);
