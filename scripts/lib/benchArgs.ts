@@ -1,5 +1,5 @@
 // Command line of `npm run bench -- [--out FILE] [--adapter swiftshader|llvmpipe|both] [--quick] [--filter TEXT] [--swarm]`.
-import { oneOfFlag } from '../../src/util/flagValues';
+import { oneOfFlag, withUsage } from '../../src/util/flagValues';
 import type { BrowserAdapter } from './browser';
 
 export interface BenchArgs {
@@ -22,15 +22,6 @@ export const BENCH_USAGE = `usage: npm run bench -- [--out FILE] [--adapter swif
   --swarm         only the swarm section (tabs on llvmpipe: rollout tokens/s with 1-3 tabs and with a frozen
                   tab, weight broadcast over tabs and libp2p; Node: bytes per step of each training mode)`;
 
-/** A flag checker's refusal, followed by the usage. */
-function withUsage<T>(check: () => T): T {
-  try {
-    return check();
-  } catch (e) {
-    throw new Error(`${e instanceof Error ? e.message : String(e)}\n${BENCH_USAGE}`);
-  }
-}
-
 export function parseBenchArgs(argv: readonly string[]): BenchArgs {
   const args: BenchArgs = { adapters: ['swiftshader', 'llvmpipe'], quick: false, swarm: false, help: false };
   for (let i = 0; i < argv.length; i++) {
@@ -45,7 +36,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
         args.out = value();
         break;
       case '--adapter': {
-        const v = withUsage(() => oneOfFlag('adapter', value(), ['swiftshader', 'llvmpipe', 'both'] as const));
+        const v = withUsage(BENCH_USAGE, () => oneOfFlag('adapter', value(), ['swiftshader', 'llvmpipe', 'both'] as const));
         args.adapters = v === 'both' ? ['swiftshader', 'llvmpipe'] : [v];
         break;
       }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { flagCheckers, integerFlag, numberFlag, oneOfFlag } from './flagValues';
+import { flagCheckers, integerFlag, numberFlag, oneOfFlag, withUsage } from './flagValues';
 
 describe('flag values', () => {
   it('integers: decimal digits within the range, the refusal names flag, range and value', () => {
@@ -35,5 +35,10 @@ describe('flag values', () => {
     expect(() => check.integer('n', 'x')).toThrow(ArgsError);
     expect(() => check.number('n', 'x')).toThrow(ArgsError);
     expect(() => check.oneOf('n', 'x', ['y'])).toThrow(ArgsError);
+  });
+
+  it('withUsage appends the usage to a refusal', () => {
+    expect(withUsage('usage: x', () => integerFlag('n', '3'))).toBe(3);
+    expect(() => withUsage('usage: x', () => integerFlag('n', 'y'))).toThrow("--n takes an integer, got 'y'\nusage: x");
   });
 });

@@ -72,5 +72,14 @@ export function flagCheckers(Err: FlagErrorClass = Error): FlagCheckers {
   };
 }
 
+/** Runs a check; a refusal gets the command's usage appended (a plain Error). */
+export function withUsage<T>(usage: string, check: () => T): T {
+  try {
+    return check();
+  } catch (e) {
+    throw new Error(`${e instanceof Error ? e.message : String(e)}\n${usage}`);
+  }
+}
+
 /** The checkers throwing plain Errors. */
 export const { integer: integerFlag, number: numberFlag, oneOf: oneOfFlag } = flagCheckers();
