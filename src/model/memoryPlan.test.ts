@@ -136,5 +136,9 @@ describe('memory plan of Qwen3-0.6B', () => {
     const small = planMemory(qwen, { batch: 1, seqLen: 512, lora: { rank: 8, targets: LORA_TARGETS }, limits: compat });
     expect(checkMemoryPlan(small, { ...compat, budgetBytes: 1 * GiB })).toMatch(/the weights alone do not fit: choose a smaller model/);
     expect(checkMemoryPlan(small, { ...compat, budgetBytes: 1.5 * GiB })).toMatch(/the budget is 1\.5 GiB: use at most \d+ tokens per step \(now 512\)/);
+    // a KV cache that does not fit beside the model is named as the problem, not the weights
+    const decoding = planMemory(qwen, { batch: 1, seqLen: 512, lora: { rank: 8, targets: LORA_TARGETS }, decode: { rows: 16, length: 4096 }, limits: compat });
+    expect(decoding.byGroup['kv cache']).toBeGreaterThan(1 * GiB);
+    expect(checkMemoryPlan(decoding, { budgetBytes: 2 * GiB, maxStorageBufferBindingSize: 8 * GiB, maxBufferSize: 8 * GiB })).toMatch(/the budget is 2 GiB: the rollout decoder's KV cache \(.*\) leaves no room: decode fewer rows/);
   });
 });

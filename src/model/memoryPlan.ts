@@ -193,10 +193,17 @@ export function checkMemoryPlan(plan: MemoryPlan, limits: { maxStorageBufferBind
   if (weight) problems.push(`${label} needs a ${formatBytes(weight.bytes)} buffer for ${weight.name}; ${hold}: choose a model with smaller layers, or a GPU with larger bindings`);
   if (limits.budgetBytes !== undefined && plan.totalBytes > limits.budgetBytes) {
     const perToken = plan.byGroup.activations / plan.layout.tokens;
-    const fixed = plan.totalBytes - plan.byGroup.activations;
-    const tokens = Math.floor((limits.budgetBytes - fixed) / perToken);
-    problems.push(`${label} needs ${formatBytes(plan.totalBytes)} (${groupSummary(plan)}); the budget is ${formatBytes(limits.budgetBytes)}: `
-      + (tokens > 0 ? `use at most ${tokens} tokens per step (now ${plan.layout.tokens}), fewer rollout rows, or LoRA on an f16 base` : 'the weights alone do not fit: choose a smaller model'));
+    const kvBytes = plan.byGroup['kv cache'];
+    const model = plan.totalBytes - plan.byGroup.activations - kvBytes; // weights, adapters, gradients, optimizer, reference
+    const tokens = Math.floor((limits.budgetBytes - model - kvBytes) / perToken);
+    // Advice in order: fewer tokens per step if that alone fits; else the decoder's KV cache if the model fits
+    // without it; else the model itself is too big.
+    const advice = tokens > 0
+      ? `use at most ${tokens} tokens per step (now ${plan.layout.tokens}), fewer rollout rows, or LoRA on an f16 base`
+      : model + perToken < limits.budgetBytes && kvBytes > 0
+        ? `the rollout decoder's KV cache (${formatBytes(kvBytes)}) leaves no room: decode fewer rows at a time or shorter rollouts`
+        : 'the weights alone do not fit: choose a smaller model';
+    problems.push(`${label} needs ${formatBytes(plan.totalBytes)} (${groupSummary(plan)}); the budget is ${formatBytes(limits.budgetBytes)}: ${advice}`);
   }
   return problems.length ? problems.join('; ') : null;
 }
