@@ -8,6 +8,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type BrowserAdapter, featureLevelFor, forwardConsole, launchChromium } from './lib/browser';
 import { startServer } from './lib/server';
+import { integerFlag, oneOfFlag, withUsage } from '../src/util/flagValues';
 
 const USAGE = 'usage: npm run big-model-check -- [--adapter llvmpipe|swiftshader|both] [--layers N] [--grpo] [--folder DIR | --url URL] [--port P]';
 
@@ -20,11 +21,9 @@ function flag(name: string): string | undefined {
 }
 
 async function main(): Promise<void> {
-  const which = flag('adapter') ?? 'both';
-  if (!['llvmpipe', 'swiftshader', 'both'].includes(which)) throw new Error(`--adapter must be llvmpipe, swiftshader or both, got '${which}'\n${USAGE}`);
-  const adapters: BrowserAdapter[] = which === 'both' ? ['llvmpipe', 'swiftshader'] : [which as BrowserAdapter];
-  const layers = Number(flag('layers') ?? 28);
-  if (!Number.isInteger(layers) || layers < 1) throw new Error(`--layers must be a positive integer\n${USAGE}`);
+  const which = withUsage(USAGE, () => oneOfFlag('adapter', flag('adapter') ?? 'both', ['llvmpipe', 'swiftshader', 'both'] as const));
+  const adapters: BrowserAdapter[] = which === 'both' ? ['llvmpipe', 'swiftshader'] : [which];
+  const layers = withUsage(USAGE, () => integerFlag('layers', flag('layers') ?? '28', { min: 1 }));
   const folder = flag('folder');
   const url = flag('url');
   const grpo = process.argv.includes('--grpo');

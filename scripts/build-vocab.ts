@@ -14,18 +14,19 @@ import { PRESETS } from '../src/model/config';
 import { loadQwen3Files } from '../src/tokenizer/qwen3Source';
 import { paddedVocabSize, requiredQwen3Ids, TrimmedQwen3Tokenizer } from '../src/tokenizer/trimmedQwen3Tokenizer';
 import { parseTrimmedVocab, TRIMMED_VOCAB_FORMAT, type TrimmedVocabFile } from '../src/tokenizer/trimmedVocab';
+import { integerFlag } from '../src/util/flagValues';
 
 const USAGE = 'usage: npm run build-vocab -- [--check] [--seed 7] [--expert 1000] [--random 100] [--format-breaking 10] [--coverage-n 200] [--out FILE]';
 const FILE = resolve('src/tokenizer/vocab/qwen3-trimmed.json');
 
 function int(name: string, value: string | undefined, fallback: number): number {
   if (value === undefined) return fallback;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) {
-    console.error(`build-vocab: --${name} must be a non-negative integer, got ${JSON.stringify(value)}\n${USAGE}`);
+  try {
+    return integerFlag(name, value, { min: 0 });
+  } catch (e) {
+    console.error(`build-vocab: ${(e as Error).message}\n${USAGE}`);
     process.exit(2);
   }
-  return n;
 }
 
 const pct = (part: number, whole: number) => `${((100 * part) / Math.max(1, whole)).toFixed(3)} %`;

@@ -13,13 +13,14 @@ import { parseArgs } from 'node:util';
 import { parseRolloutArgs } from './lib/rolloutArgs';
 import { contextRows, episodeTokens, formatBudgetRow, formatContextTable, type ContextRow } from '../src/data/contextStats';
 import { CONTEXT_TASK_SETS, corpusEpisodes } from '../src/data/episodeCorpus';
-import { isSplit } from '../src/envs/splits';
+import { SPLITS, type Split } from '../src/envs/splits';
 import { CURRICULA, taskSet } from '../src/envs/taskSets';
 import type { Episode } from '../src/eval/rollout';
 import { PRESETS, type PresetName } from '../src/model/config';
 import { tokenizerForModel } from '../src/tokenizer/tokenizerForModel';
 import { toolRenderingFor } from '../src/tokenizer/compactTools';
 import type { Tokenizer } from '../src/tokenizer/types';
+import { integerFlag, oneOfFlag } from '../src/util/flagValues';
 
 const USAGE = 'usage: npm run context-stats -- [--n 200] [--seed 1] [--split train|validation|test] [--json FILE]\n       npm run context-stats -- --rollout [--seed 1] [--tasks 2] [--group 2] [--preset nano-q] [--json FILE]';
 
@@ -41,12 +42,14 @@ async function main(): Promise<void> {
   }
   if (values.rollout) return rolloutTable(values);
   for (const flag of ['tasks', 'group', 'preset'] as const) if (values[flag] !== undefined) fail(`--${flag} needs --rollout`);
-  const n = Number(values.n ?? 200);
-  const seed = Number(values.seed ?? 1);
-  if (!Number.isInteger(n) || n < 1) fail(`--n must be a positive integer, got ${values.n}`);
-  if (!Number.isInteger(seed)) fail(`--seed must be an integer, got ${values.seed}`);
-  const split = values.split ?? 'train';
-  if (!isSplit(split)) fail(`--split must be train, validation or test, got ${split}`);
+  let n = 200, seed = 1, split: Split = 'train';
+  try {
+    if (values.n !== undefined) n = integerFlag('n', values.n, { min: 1 });
+    if (values.seed !== undefined) seed = integerFlag('seed', values.seed);
+    if (values.split !== undefined) split = oneOfFlag('split', values.split, SPLITS);
+  } catch (e) {
+    fail((e as Error).message);
+  }
   const started = Date.now();
 
   const tokenizers: Tokenizer[] = [

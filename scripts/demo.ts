@@ -14,6 +14,7 @@ import type { DemoRequest } from '../src/workers/gpu.worker';
 import { type BrowserAdapter, featureLevelFor, launchChromium } from './lib/browser';
 import { writeDemoReport } from './lib/demoReport';
 import { REPO_ROOT, startServer } from './lib/server';
+import { integerFlag, oneOfFlag } from '../src/util/flagValues';
 
 function flag(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
@@ -21,29 +22,24 @@ function flag(name: string, fallback: string): string {
 }
 const has = (name: string) => process.argv.includes(`--${name}`);
 
+/** The flag's checked value; a refusal is printed and the demo exits with status 2. */
+function checked<T>(check: () => T): T {
+  try {
+    return check();
+  } catch (e) {
+    console.error((e as Error).message);
+    process.exit(2);
+  }
+}
+
 /** An integer flag (the first of `names` given), or undefined for the pipeline's default (DEFAULT_DEMO). */
 function count(names: string[], min: number): number | undefined {
   const name = names.find(has);
-  if (!name) return undefined;
-  const text = flag(name, '');
-  const n = Number(text);
-  if (text === '' || !Number.isInteger(n) || n < min) {
-    console.error(`--${name} must be an integer ≥ ${min}, got '${text}'`);
-    process.exit(2);
-  }
-  return n;
+  return name === undefined ? undefined : checked(() => integerFlag(name, flag(name, ''), { min }));
 }
 
-const adapter = flag('adapter', 'llvmpipe') as BrowserAdapter;
-if (adapter !== 'llvmpipe' && adapter !== 'swiftshader') {
-  console.error(`--adapter must be llvmpipe or swiftshader, got '${adapter}'`);
-  process.exit(2);
-}
-const preset = flag('preset', 'nano') as 'nano' | 'tiny' | 'small';
-if (!['nano', 'tiny', 'small'].includes(preset)) {
-  console.error(`--preset must be nano, tiny or small, got '${preset}'`);
-  process.exit(2);
-}
+const adapter: BrowserAdapter = checked(() => oneOfFlag('adapter', flag('adapter', 'llvmpipe'), ['llvmpipe', 'swiftshader'] as const));
+const preset = checked(() => oneOfFlag('preset', flag('preset', 'nano'), ['nano', 'tiny', 'small'] as const));
 const stamp = new Date().toISOString().replace(/[:.]/g, '-').replace(/Z$/, '');
 const outDir = resolve(flag('out', resolve(REPO_ROOT, 'demo-reports', stamp)));
 // Only what was given: the worker fills the rest from DEFAULT_DEMO (not imported here: it pulls in the GPU code).

@@ -86,6 +86,6 @@ describe('npm run export', () => {
   it('explains bad input', async () => {
     await expect(cli(['--model', join(dir, 'hf'), '--format', 'peft', '--out', join(dir, 'x')])).rejects.toMatchObject({ stderr: expect.stringMatching(/--format peft needs a model with LoRA adapters/) });
     expect(() => parseExportArgs(['--format', 'hf', '--out', 'x'])).toThrow(/give exactly one of --model DIR and --checkpoint PATH/);
-    expect(() => parseExportArgs(['--model', 'm', '--format', 'gguf', '--out', 'x'])).toThrow(/--format must be hf, peft or onnx, got 'gguf'/);
+    expect(() => parseExportArgs(['--model', 'm', '--format', 'gguf', '--out', 'x'])).toThrow(/--format takes one of hf, peft, onnx, got 'gguf'/);
   });
 });

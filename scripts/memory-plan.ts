@@ -9,6 +9,7 @@ import { PRESETS, type PresetName } from '../src/model/config';
 import { readHfConfig } from '../src/model/hfConfig';
 import { checkMemoryPlan, formatMemoryPlan, planMemory } from '../src/model/memoryPlan';
 import { LORA_TARGETS } from '../src/model/parameters';
+import { integerFlag, oneOfFlag, withUsage } from '../src/util/flagValues';
 
 const USAGE = 'usage: npm run memory-plan -- [--preset NAME | --model DIR] [--seq T] [--batch B] [--lora-rank R | --full] [--base f16|f32] [--grpo] [--rollout-rows N] [--limits compat|core|none] [--budget-gib G]';
 const LIMITS = {
@@ -27,24 +28,21 @@ function flag(name: string): string | undefined {
 function int(name: string, fallback: number): number {
   const v = flag(name);
   if (v === undefined) return fallback;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`--${name} must be a positive integer, got '${v}'\n${USAGE}`);
-  return n;
+  return withUsage(USAGE, () => integerFlag(name, v, { min: 1 }));
 }
 
 function main(): void {
   const dir = flag('model');
-  const preset = (flag('preset') ?? 'qwen3-0.6b') as PresetName;
-  if (!dir && !(preset in PRESETS)) throw new Error(`--preset must be one of ${Object.keys(PRESETS).join(', ')}\n${USAGE}`);
-  const cfg = dir ? readHfConfig(readFileSync(join(dir, 'config.json'), 'utf8')).cfg : PRESETS[preset];
+  const presetText = flag('preset') ?? 'qwen3-0.6b';
+  const preset = dir ? presetText : withUsage(USAGE, () => oneOfFlag('preset', presetText, Object.keys(PRESETS) as PresetName[]));
+  const cfg = dir ? readHfConfig(readFileSync(join(dir, 'config.json'), 'utf8')).cfg : PRESETS[preset as PresetName];
   const full = process.argv.includes('--full');
   const grpo = process.argv.includes('--grpo');
   const seqLen = int('seq', 2048);
   const rows = int('rollout-rows', grpo ? 4 : 1);
   const base = (flag('base') ?? 'f16') as 'f16' | 'f32';
-  const limitsName = flag('limits') ?? 'compat';
-  if (!['compat', 'core', 'none'].includes(limitsName)) throw new Error(`--limits must be compat, core or none\n${USAGE}`);
-  const limits = limitsName === 'none' ? undefined : LIMITS[limitsName as 'compat' | 'core'];
+  const limitsName = withUsage(USAGE, () => oneOfFlag('limits', flag('limits') ?? 'compat', ['compat', 'core', 'none'] as const));
+  const limits = limitsName === 'none' ? undefined : LIMITS[limitsName];
   const plan = planMemory(cfg, {
     batch: int('batch', 1), seqLen, lora: full ? undefined : { rank: int('lora-rank', 8), targets: LORA_TARGETS }, baseDtype: base,
     klReference: grpo, grpo, decode: grpo ? { rows, length: seqLen } : undefined, limits,

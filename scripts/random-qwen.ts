@@ -7,6 +7,7 @@ import { PRESETS } from '../src/model/config';
 import { writeFolder } from '../src/model/hfFolderNode';
 import { type FloatDtype, hfFolderFiles, seededRows } from '../src/model/hfFolderWriter';
 import { countParameters } from '../src/model/parameters';
+import { integerFlag, oneOfFlag, withUsage } from '../src/util/flagValues';
 
 const USAGE = 'usage: npm run random-qwen -- --out DIR [--layers N] [--seed S] [--dtype BF16|F16|F32] [--shard-mb M]';
 
@@ -21,9 +22,7 @@ function flag(name: string): string | undefined {
 function positiveInt(name: string, fallback: number): number {
   const v = flag(name);
   if (v === undefined) return fallback;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`--${name} must be a positive integer, got '${v}'\n${USAGE}`);
-  return n;
+  return withUsage(USAGE, () => integerFlag(name, v, { min: 1 }));
 }
 
 function main(): void {
@@ -32,8 +31,7 @@ function main(): void {
   const layers = positiveInt('layers', 2);
   const seed = positiveInt('seed', 1);
   const shardMb = positiveInt('shard-mb', 512);
-  const dtype = (flag('dtype') ?? 'BF16') as FloatDtype;
-  if (!['BF16', 'F16', 'F32'].includes(dtype)) throw new Error(`--dtype must be BF16, F16 or F32, got '${dtype}'\n${USAGE}`);
+  const dtype = withUsage(USAGE, () => oneOfFlag<FloatDtype>('dtype', flag('dtype') ?? 'BF16', ['BF16', 'F16', 'F32']));
   const cfg = { ...PRESETS['qwen3-0.6b'], numLayers: layers };
   const t0 = performance.now();
   const bytes = writeFolder(out, hfFolderFiles(cfg, seededRows(cfg, seed), { dtype, maxShardBytes: shardMb * 2 ** 20 }));

@@ -1,4 +1,5 @@
 // Command line of `npm run bench -- [--out FILE] [--adapter swiftshader|llvmpipe|both] [--quick] [--filter TEXT] [--swarm]`.
+import { oneOfFlag, withUsage } from '../../src/util/flagValues';
 import type { BrowserAdapter } from './browser';
 
 export interface BenchArgs {
@@ -35,10 +36,8 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
         args.out = value();
         break;
       case '--adapter': {
-        const v = value();
-        if (v === 'both') args.adapters = ['swiftshader', 'llvmpipe'];
-        else if (v === 'swiftshader' || v === 'llvmpipe') args.adapters = [v];
-        else throw new Error(`--adapter must be swiftshader, llvmpipe or both, got '${v}'\n${BENCH_USAGE}`);
+        const v = withUsage(BENCH_USAGE, () => oneOfFlag('adapter', value(), ['swiftshader', 'llvmpipe', 'both'] as const));
+        args.adapters = v === 'both' ? ['swiftshader', 'llvmpipe'] : [v];
         break;
       }
       case '--quick':

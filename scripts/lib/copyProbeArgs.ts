@@ -2,30 +2,24 @@
 import { parseArgs } from 'node:util';
 import type { PresetName } from '../../src/model/config';
 import { COPY_PROBE_DEFAULTS, type CopyProbeOptions } from '../../src/pipeline/copyProbe';
+import { integerFlag, MAX_COUNT, numberFlag, oneOfFlag } from '../../src/util/flagValues';
 
 const PRESETS: readonly PresetName[] = ['nano', 'nano-q', 'tiny', 'tiny-q'];
 
 function count(flag: string, v: string | undefined, d: number, min = 1): number {
-  if (v === undefined) return d;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < min || n > 10_000_000) throw new Error(`--${flag} takes an integer ≥ ${min}, got '${v}'`);
-  return n;
+  return v === undefined ? d : integerFlag(flag, v, { min, max: MAX_COUNT });
 }
 
 function positive(flag: string, v: string | undefined, d: number): number {
-  if (v === undefined) return d;
-  const x = Number(v);
-  if (!(x > 0 && Number.isFinite(x))) throw new Error(`--${flag} takes a positive number, got '${v}'`);
-  return x;
+  return v === undefined ? d : numberFlag(flag, v, { positive: true });
 }
 
 export function parseCopyProbeArgs(argv: string[]): CopyProbeOptions {
   const s = { type: 'string' } as const;
   const { values: v } = parseArgs({ args: argv, strict: true, allowPositionals: false, options: { preset: s, seed: s, drills: s, steps: s, batch: s, lr: s, 'seq-len': s, 'held-out': s, every: s, 'qk-gain': s, induction: s } });
   const d = COPY_PROBE_DEFAULTS;
-  if (v.preset !== undefined && !PRESETS.includes(v.preset as PresetName)) throw new Error(`--preset takes ${PRESETS.join(', ')}, got '${v.preset}'`);
   return {
-    preset: (v.preset as PresetName | undefined) ?? d.preset,
+    preset: v.preset === undefined ? d.preset : oneOfFlag('preset', v.preset, PRESETS),
     seed: count('seed', v.seed, d.seed, 0),
     drills: count('drills', v.drills, d.drills),
     steps: count('steps', v.steps, d.steps),

@@ -9,6 +9,7 @@ import { parseArgs } from 'node:util';
 import type { LoadedModel } from '../../src/model/checkpointIO';
 import type { HfTokenBatch } from '../../src/model/hfBatch';
 import type { MaskedBatch } from '../../src/model/trainStep';
+import { flagCheckers } from '../../src/util/flagValues';
 
 export const DEBUG_STATE_USAGE = 'usage: npm run debug-state -- --model DIR --batch FILE --out FILE.safetensors [--adapter swiftshader|opengles]';
 
@@ -29,6 +30,13 @@ export class DebugStateError extends Error {
     super(message);
   }
 }
+
+/** A bad flag value: the message, the usage, exit code 2. */
+const flagChecks = flagCheckers(class extends DebugStateError {
+  constructor(message: string) {
+    super(`${message}\n${DEBUG_STATE_USAGE}`, 2);
+  }
+});
 
 /** Parses the flags; every flag once, none unknown, the three paths required. */
 export function parseDebugStateArgs(argv: string[]): DebugStateArgs {
@@ -53,8 +61,7 @@ export function parseDebugStateArgs(argv: string[]): DebugStateArgs {
     if (v[0] === '' || v[0].startsWith('--')) throw new DebugStateError(`--${name} needs a value\n${DEBUG_STATE_USAGE}`, 2);
     return v[0];
   };
-  const adapter = one('adapter', false) ?? 'swiftshader';
-  if (adapter !== 'swiftshader' && adapter !== 'opengles') throw new DebugStateError(`--adapter must be swiftshader or opengles (got "${adapter}")\n${DEBUG_STATE_USAGE}`, 2);
+  const adapter = flagChecks.oneOf('adapter', one('adapter', false) ?? 'swiftshader', ['swiftshader', 'opengles'] as const);
   return { model: one('model', true)!, batch: one('batch', true)!, out: one('out', true)!, adapter };
 }
 

@@ -1,5 +1,8 @@
 // Command line of `npm run export -- --model DIR | --checkpoint PATH --format hf|peft|onnx --out PATH`.
 import type { ExportFormat } from '../../src/storage/export/exportModel';
+import { oneOfFlag } from '../../src/util/flagValues';
+
+const DTYPES = ['F32', 'F16', 'BF16'] as const;
 
 export interface ExportArgs {
   model?: string;
@@ -40,19 +43,9 @@ export function parseExportArgs(argv: string[]): ExportArgs {
     switch (flag) {
       case '--model': a.model = one(); break;
       case '--checkpoint': a.checkpoint = one(); break;
-      case '--format': {
-        const f = one();
-        if (f !== 'hf' && f !== 'peft' && f !== 'onnx') throw new Error(`--format must be hf, peft or onnx, got '${f}'`);
-        a.format = f;
-        break;
-      }
+      case '--format': a.format = oneOfFlag<ExportFormat>('format', one(), ['hf', 'peft', 'onnx']); break;
       case '--out': a.out = one(); break;
-      case '--dtype': {
-        const d = one().toUpperCase();
-        if (d !== 'F32' && d !== 'F16' && d !== 'BF16') throw new Error(`--dtype must be F32, F16 or BF16, got '${d}'`);
-        a.dtype = d;
-        break;
-      }
+      case '--dtype': a.dtype = oneOfFlag('dtype', one().toUpperCase(), DTYPES); break;
       case '--attention-mask': a.attentionMask = true; break;
       case '--position-ids': a.positionIds = true; break;
       case '--kv-cache': a.kvCache = true; break;

@@ -15,23 +15,23 @@ describe('parseLearnArgs', () => {
 
   it('rejects what it cannot run, saying why', () => {
     expect(() => parseLearnArgs([])).toThrow(/--family is required/);
-    expect(() => parseLearnArgs(['--family', 'chess'])).toThrow(/--family must be one of function-calling, service, coding, all/);
-    expect(() => parseLearnArgs(['--family', 'function-calling', '--preset', 'huge'])).toThrow(/--preset must be one of nano, tiny, small, nano-q, tiny-q, qwen3-0\.6b/);
+    expect(() => parseLearnArgs(['--family', 'chess'])).toThrow(/--family takes one of function-calling, service, coding, all, got 'chess'/);
+    expect(() => parseLearnArgs(['--family', 'function-calling', '--preset', 'huge'])).toThrow(/--preset takes one of nano, tiny, small, nano-q, tiny-q, qwen3-0\.6b/);
     expect(() => parseLearnArgs(['--family', 'function-calling', '--steps', '-1'])).toThrow(/--steps/);
-    expect(() => parseLearnArgs(['--family', 'function-calling', '--steps=-1'])).toThrow(/whole number from 0/);
+    expect(() => parseLearnArgs(['--family', 'function-calling', '--steps=-1'])).toThrow(/--steps takes an integer from 0 to 10000000, got '-1'/);
     expect(() => parseLearnArgs(['--family', 'function-calling', '--steps', ''])).toThrow(/--steps/);
-    expect(() => parseLearnArgs(['--family', 'function-calling', '--eval-n', '1e308'])).toThrow(/whole number from 1 to 10000000/);
-    expect(() => parseLearnArgs(['--family', 'function-calling', '--group', '1'])).toThrow(/whole number from 2/);
+    expect(() => parseLearnArgs(['--family', 'function-calling', '--eval-n', '1e308'])).toThrow(/--eval-n takes an integer from 1 to 10000000, got '1e308'/);
+    expect(() => parseLearnArgs(['--family', 'function-calling', '--group', '1'])).toThrow(/--group takes an integer from 2/);
     expect(() => parseLearnArgs(['--family', 'function-calling', '--resume', 'd'])).toThrow(/--no-compare/);
     expect(() => parseLearnArgs(['--family', 'function-calling', '--keep', '2'])).toThrow(/need --save DIR/);
     expect(() => parseLearnArgs(['--family', 'function-calling', '--out'])).toThrow(/argument missing/);
-    expect(() => parseLearnArgs(['--family', 'function-calling', '--kl=-0.1'])).toThrow(/--kl needs a number ≥ 0/);
-    expect(() => parseLearnArgs(['--family', 'function-calling', '--credit', 'token'])).toThrow(/--credit must be one of trajectory, turn, component/);
+    expect(() => parseLearnArgs(['--family', 'function-calling', '--kl=-0.1'])).toThrow(/--kl takes a number ≥ 0 up to 100, got '-0.1'/);
+    expect(() => parseLearnArgs(['--family', 'function-calling', '--credit', 'token'])).toThrow(/--credit takes one of trajectory, turn, component/);
     expect(() => parseLearnArgs(['--family', 'function-calling', '--bogus'])).toThrow(/Unknown option '--bogus'/);
     expect(() => parseLearnArgs(['--family', 'function-calling', '--steps', '1', '--steps', '2'])).toThrow(/--steps is given twice/);
     expect(() => parseLearnArgs(['--family', 'function-calling', '--seeds', '1,1'])).toThrow(/listed twice/);
     expect(() => parseLearnArgs(['--family', 'all', '--level', 'route4'])).toThrow(/--family all the mix is fixed/);
-    expect(() => parseLearnArgs(['--family', 'service', '--level', 'route4'])).toThrow(/--level must be one of retail/);
+    expect(() => parseLearnArgs(['--family', 'service', '--level', 'route4'])).toThrow(/--level takes one of retail/);
   });
 
   it('--model: a loaded Qwen3 folder with LoRA (preset qwen3-0.6b, rank 16, LoRA learning rates, Qwen3 JSON-tools context)', () => {
@@ -49,7 +49,7 @@ describe('parseLearnArgs', () => {
     expect(() => parseLearnArgs([...fc, '--model', '/m', '--preset', 'nano'])).toThrow(/--model loads a Qwen3 model \(preset qwen3-0\.6b\); --preset nano is a seeded init/);
     expect(() => parseLearnArgs([...fc, '--lora-rank', '8'])).toThrow(/--lora-rank applies to --model runs/);
     expect(() => parseLearnArgs([...fc, '--budget-gib', '4'])).toThrow(/--budget-gib applies to --model runs/);
-    expect(() => parseLearnArgs([...fc, '--model', '/m', '--lora-rank', '0'])).toThrow(/--lora-rank needs a whole number from 1 to 1024/);
+    expect(() => parseLearnArgs([...fc, '--model', '/m', '--lora-rank', '0'])).toThrow(/--lora-rank takes an integer from 1 to 1024/);
     expect(() => parseLearnArgs([...fc, '--model', '/m', '--async', '1'])).toThrow(/--async runs full-parameter models/);
     expect(() => parseLearnArgs([...fc, '--model', '/m', '--no-compare', '--resume', 'd'])).toThrow(/a --model run saves no checkpoints/);
     expect(() => parseLearnArgs([...fc, '--model', '/m', '--save', 'd', '--save-every', '5'])).toThrow(/which a --model run does not write/);
@@ -59,7 +59,7 @@ describe('parseLearnArgs', () => {
     const a = parseLearnArgs(['--family', 'function-calling', '--level', 'bfcl', '--eval-also', 'bfcl-unseen-tools']);
     // a mix entry of weight 0: evaluated at every eval stage, never drawn for SFT data or GRPO
     expect(learningConfig(a.options).tasks).toEqual([{ family: 'function-calling', level: 'bfcl', weight: 1 }, { family: 'function-calling', level: 'bfcl-unseen-tools', weight: 0 }]);
-    expect(() => parseLearnArgs(['--family', 'function-calling', '--eval-also', 'retail'])).toThrow(/--eval-also must be one of bfcl, bfcl-unseen-tools/);
+    expect(() => parseLearnArgs(['--family', 'function-calling', '--eval-also', 'retail'])).toThrow(/--eval-also takes one of bfcl, bfcl-unseen-tools/);
     expect(() => parseLearnArgs(['--family', 'all', '--eval-also', 'bfcl'])).toThrow(/with --family all give none/);
   });
 

@@ -7,6 +7,7 @@ import { CREDIT_SCHEMES, type CreditScheme, EVAL_SPLITS } from '../../src/pipeli
 import type { TaskMixEntry } from '../../src/envs/taskMix';
 import { TASK_SETS } from '../../src/envs/taskSets';
 import { type LearningOptions, ROUTING_LEARNING } from '../../src/pipeline/presets';
+import { flagCheckers, MAX_COUNT } from '../../src/util/flagValues';
 
 export const LEARN_FAMILIES = ['function-calling', 'service', 'coding', 'all'] as const;
 export type LearnFamily = (typeof LEARN_FAMILIES)[number];
@@ -102,25 +103,10 @@ const FLAGS = {
   out: { type: 'string' }, save: { type: 'string' }, model: { type: 'string' }, 'lora-rank': { type: 'string' }, 'budget-gib': { type: 'string' }, 'save-every': { type: 'string' }, keep: { type: 'string' }, resume: { type: 'string' }, 'print-config': { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
 } as const;
 
-/** The largest count any flag takes (steps, examples, tasks): a run of more is a typo, not a plan. */
-const MAX_COUNT = 10_000_000;
-
-function integer(flag: string, v: string, min: number, max = MAX_COUNT): number {
-  const n = Number(v);
-  if (!/^\s*[+]?\d+\s*$/.test(v) || !Number.isSafeInteger(n) || n < min || n > max) throw new Error(`--${flag} needs a whole number from ${min} to ${max}, got '${v}'`);
-  return n;
-}
-
-function positive(flag: string, v: string, allowZero = false, max = 100): number {
-  const x = Number(v);
-  if (v.trim() === '' || !Number.isFinite(x) || x < 0 || (!allowZero && x === 0) || x > max) throw new Error(`--${flag} needs a ${allowZero ? 'number ≥ 0' : 'positive number'} up to ${max}, got '${v}'`);
-  return x;
-}
-
-function oneOf<T extends string>(flag: string, v: string, allowed: readonly T[]): T {
-  if (!(allowed as readonly string[]).includes(v)) throw new Error(`--${flag} must be one of ${allowed.join(', ')}, got '${v}'`);
-  return v as T;
-}
+const { integer: int, number, oneOf } = flagCheckers();
+const integer = (flag: string, v: string, min: number, max = MAX_COUNT) => int(flag, v, { min, max });
+/** A positive number (or ≥ 0) up to `max`: learning rates and coefficients. */
+const positive = (flag: string, v: string, allowZero = false, max = 100) => number(flag, v, allowZero ? { min: 0, max } : { positive: true, max });
 
 export function parseLearnArgs(argv: readonly string[]): LearnArgs {
   let parsed;

@@ -1,5 +1,6 @@
 // Command line of `npm run merge -- --method M --base DIR --models DIR… [--weights W…] … --out DIR`.
 import { MERGE_METHODS } from '../../src/train/merge/methods';
+import { numberFlag, oneOfFlag } from '../../src/util/flagValues';
 
 export interface MergeArgs {
   method: string;
@@ -32,11 +33,7 @@ export const MERGE_USAGE = `usage: npm run merge -- --method M --base DIR --mode
   --as-adapter      with PEFT inputs and linear / task-arithmetic: write one exact PEFT adapter
   --out DIR         output folder (HF layout, or PEFT with --as-adapter)`;
 
-function numberOf(flag: string, v: string | undefined): number {
-  const n = Number(v);
-  if (v === undefined || v.startsWith('--') || !Number.isFinite(n)) throw new Error(`${flag} needs a number, got ${v === undefined ? 'nothing' : `'${v}'`}`);
-  return n;
-}
+const DTYPES = ['F32', 'F16', 'BF16'] as const;
 
 export function parseMergeArgs(argv: string[]): MergeArgs {
   const a: Partial<MergeArgs> & { models: string[] } = { models: [], dtype: 'F32', asAdapter: false, help: false };
@@ -53,22 +50,18 @@ export function parseMergeArgs(argv: string[]): MergeArgs {
       if (v === undefined || v.startsWith('--')) throw new Error(`${flag} needs a value`);
       return v;
     };
+    const num = () => numberFlag(flag.slice(2), one());
     switch (flag) {
       case '--method': a.method = one(); break;
       case '--base': a.base = one(); break;
       case '--models': a.models.push(...values()); break;
-      case '--weights': a.weights = values().map((v) => numberOf('--weights', v)); break;
-      case '--density': a.density = numberOf(flag, argv[++i]); break;
-      case '--seed': a.seed = numberOf(flag, argv[++i]); break;
-      case '--lambda': a.lambda = numberOf(flag, argv[++i]); break;
-      case '--t': a.t = numberOf(flag, argv[++i]); break;
-      case '--epsilon': a.epsilon = numberOf(flag, argv[++i]); break;
-      case '--dtype': {
-        const d = one().toUpperCase();
-        if (d !== 'F32' && d !== 'F16' && d !== 'BF16') throw new Error(`--dtype must be F32, F16 or BF16, got '${d}'`);
-        a.dtype = d;
-        break;
-      }
+      case '--weights': a.weights = values().map((v) => numberFlag('weights', v)); break;
+      case '--density': a.density = num(); break;
+      case '--seed': a.seed = num(); break;
+      case '--lambda': a.lambda = num(); break;
+      case '--t': a.t = num(); break;
+      case '--epsilon': a.epsilon = num(); break;
+      case '--dtype': a.dtype = oneOfFlag('dtype', one().toUpperCase(), DTYPES); break;
       case '--as-adapter': a.asAdapter = true; break;
       case '--out': a.out = one(); break;
       case '--help': case '-h': a.help = true; break;

@@ -20,7 +20,7 @@ describe('parseMergeTableArgs', () => {
     expect(a.tune).toEqual({ n: 4, grid: { lambda: [0.25, 1.5], density: [0.9], t: [0, 1] } });
     expect(() => parseMergeTableArgs(['--tune-n', '4'])).toThrow(/--tune-n sets up tuning: add --tune/);
     expect(() => parseMergeTableArgs(['--tune', '--tune-density', '0.5,1.2'])).toThrow(/--tune-density: '1.2' is not a number in \(0, 1\]/);
-    expect(() => parseMergeTableArgs(['--tune', '--tune-n', '0'])).toThrow(/--tune-n needs a whole number ≥ 1/);
+    expect(() => parseMergeTableArgs(['--tune', '--tune-n', '0'])).toThrow(/--tune-n takes an integer ≥ 1/);
   });
 
   it('--seeds: one table per seed, the first one in the config; --seed and --seeds exclusive', () => {
@@ -31,11 +31,11 @@ describe('parseMergeTableArgs', () => {
     expect(parseMergeTableArgs([]).seeds).toEqual([a.config.seed]);
     expect(() => parseMergeTableArgs(['--seed', '1', '--seeds', '1,2'])).toThrow(/--seed or --seeds, not both/);
     expect(() => parseMergeTableArgs(['--seeds', '1,1'])).toThrow(/listed twice/);
-    expect(() => parseMergeTableArgs(['--seeds', '1,x'])).toThrow(/--seeds needs a whole number/);
+    expect(() => parseMergeTableArgs(['--seeds', '1,x'])).toThrow(/--seeds takes an integer ≥ 0, got 'x'/);
   });
 
   it('rejects bad values and repeated flags, saying which', () => {
-    expect(() => parseMergeTableArgs(['--n', '0'])).toThrow(/--n needs a whole number ≥ 1, got '0'/);
+    expect(() => parseMergeTableArgs(['--n', '0'])).toThrow(/--n takes an integer ≥ 1, got '0'/);
     expect(() => parseMergeTableArgs(['--n', '2', '--n', '3'])).toThrow(/--n is given twice/);
     expect(() => parseMergeTableArgs(['--specialist-sft-steps', 'x'])).toThrow(/--specialist-sft-steps/);
     expect(() => parseMergeTableArgs(['--bogus'])).toThrow(/bogus/);

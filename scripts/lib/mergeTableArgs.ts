@@ -6,6 +6,7 @@ import { parsePipelineConfig, type PipelineConfig, specialistEntries, type Stage
 import { methodsFor } from '../../src/pipeline/mergeTable';
 import { DEFAULT_TUNE_GRID, parseGridList, type TuneGrid } from '../../src/pipeline/mergeTune';
 import { mergeExample } from '../../src/pipeline/presets';
+import { integerFlag } from '../../src/util/flagValues';
 
 export interface MergeTableArgs {
   config: PipelineConfig;
@@ -45,11 +46,7 @@ export const MERGE_TABLE_USAGE = `usage: npm run merge-table -- [options]
   --save DIR             the shared model (DIR/base), each specialist (DIR/<family>-<level>) and the multi-task
                          model (DIR/multi-task) as HF folders, for npm run merge`;
 
-function count(flag: string, v: string, min: number): number {
-  const n = Number(v);
-  if (!/^\d+$/.test(v.trim()) || !Number.isSafeInteger(n) || n < min) throw new Error(`--${flag} needs a whole number ≥ ${min}, got '${v}'`);
-  return n;
-}
+const count = (flag: string, v: string, min: number) => integerFlag(flag, v, { min });
 
 export function parseMergeTableArgs(argv: readonly string[]): MergeTableArgs {
   const { values: v, tokens } = parseArgs({

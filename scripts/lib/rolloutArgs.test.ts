@@ -10,9 +10,9 @@ describe('context-stats --rollout flags', () => {
   });
 
   it('names the bad flag and the choices', () => {
-    expect(() => parseRolloutArgs({ tasks: '0' })).toThrow(/--tasks must be an integer from 1 to 16, got "0"/);
-    expect(() => parseRolloutArgs({ group: 'x' })).toThrow(/--group must be/);
-    expect(() => parseRolloutArgs({ seed: '1.5' })).toThrow(/--seed must be an integer/);
-    expect(() => parseRolloutArgs({ preset: 'nano' })).toThrow(/--preset must be one of nano-q, tiny-q/);
+    expect(() => parseRolloutArgs({ tasks: '0' })).toThrow(/--tasks takes an integer from 1 to 16, got '0'/);
+    expect(() => parseRolloutArgs({ group: 'x' })).toThrow(/--group takes/);
+    expect(() => parseRolloutArgs({ seed: '1.5' })).toThrow(/--seed takes an integer, got '1.5'/);
+    expect(() => parseRolloutArgs({ preset: 'nano' })).toThrow(/--preset takes one of nano-q, tiny-q/);
   });
 });

@@ -18,14 +18,14 @@ describe('parseSynthArgs', () => {
   it.each([
     [['--n', '10'], /--out is required/],
     [['--out', 'o'], /--n is required/],
-    [['--n', '0', '--out', 'o'], /--n must be an integer ≥ 1 \(got "0"\)/],
-    [['--n', '2.5', '--out', 'o'], /--n must be an integer/],
-    [['--n', '10', '--out', 'o', '--seed', 'abc'], /--seed must be an integer ≥ 0/],
+    [['--n', '0', '--out', 'o'], /--n takes an integer ≥ 1, got '0'/],
+    [['--n', '2.5', '--out', 'o'], /--n takes an integer/],
+    [['--n', '10', '--out', 'o', '--seed', 'abc'], /--seed takes an integer ≥ 0, got 'abc'/],
     [['--n', '10', '--out', 'o', '--family', 'chess'], /--family "chess" is unknown; use all, function-calling, service, coding/],
     [['--n', '10', '--out', 'o', '--mix', 'service'], /--mix entry "service" is not family=share/],
     [['--n', '10', '--out', 'o', '--mix', 'service=0'], /gives no family a positive share/],
     [['--n', '10', '--out', 'o', '--family', 'service', '--mix', 'service=1'], /--mix only applies to --family all/],
-    [['--n', '10', '--out', 'o', '--arguments-as', 'yaml'], /--arguments-as must be object or json-string/],
+    [['--n', '10', '--out', 'o', '--arguments-as', 'yaml'], /--arguments-as takes one of object, json-string, got 'yaml'/],
     [['--n', '10', '--out', 'o', '--bogus'], /Unknown option '--bogus'/],
     [['--n', '10', '--out', 'o', 'stray'], /positional/],
   ])('rejects %j', (argv, message) => {

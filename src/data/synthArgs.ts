@@ -1,5 +1,6 @@
 // Flags of `npm run synth`, parsed and checked with messages that say what to type instead.
 import { parseArgs } from 'node:util';
+import { flagCheckers } from '../util/flagValues';
 import { MAX_MIX_SHARE, MAX_SYNTH_CONVERSATIONS } from '../util/limits';
 import type { ArgumentsFormat } from './chatJsonl';
 
@@ -45,14 +46,8 @@ export class SynthArgsError extends Error {
   override name = 'SynthArgsError';
 }
 
-function integer(flag: string, text: string | undefined, min: number): number | undefined {
-  if (text === undefined) return undefined;
-  const value = Number(text);
-  if (!/^-?\d+$/.test(text.trim()) || !Number.isSafeInteger(value) || value < min) {
-    throw new SynthArgsError(`--${flag} must be an integer ≥ ${min} (got "${text}")`);
-  }
-  return value;
-}
+const check = flagCheckers(SynthArgsError);
+const integer = (flag: string, text: string | undefined, min: number) => (text === undefined ? undefined : check.integer(flag, text, { min }));
 
 function isFamilyName(name: string): name is FamilyName {
   return (FAMILY_NAMES as readonly string[]).includes(name);
@@ -107,8 +102,7 @@ export function parseSynthArgs(argv: readonly string[]): SynthArgs {
   if (n === undefined && !help) throw new SynthArgsError('--n is required: how many conversations to write (e.g. --n 5000)');
   const out = str('out');
   if ((out === undefined || out.trim() === '') && !help) throw new SynthArgsError('--out is required: the JSONL file to write (e.g. --out data.jsonl)');
-  const argumentsAs = str('arguments-as') ?? 'object';
-  if (argumentsAs !== 'object' && argumentsAs !== 'json-string') throw new SynthArgsError(`--arguments-as must be object or json-string (got "${argumentsAs}")`);
+  const argumentsAs = check.oneOf<ArgumentsFormat>('arguments-as', str('arguments-as') ?? 'object', ['object', 'json-string']);
   const mixText = str('mix');
   if (mixText !== undefined && family !== 'all') throw new SynthArgsError('--mix only applies to --family all; drop --mix or use --family all');
   let families: FamilyName[] = family === 'all' ? [...FAMILY_NAMES] : [family as FamilyName];

@@ -26,11 +26,11 @@ describe('npm run tasks', () => {
       [['--family', 'coding', '--split', 'heldout', '--n', '1', '--out', 'x'], /--split "heldout" is unknown.*validation.*test/],
       [['--family', 'coding', '--n', '1', '--out', 'x'], /--split is required/],
       [['--family', 'function-calling', '--level', 'bfcl-unseen-tools', '--split', 'train', '--n', '1', '--out', 'x'], /has no train split; use validation or test/],
-      [['--family', 'coding', '--split', 'test', '--n', '0', '--out', 'x'], /--n must be an integer from 1/],
-      [['--family', 'coding', '--split', 'test', '--n', '2.5', '--out', 'x'], /--n must be an integer/],
+      [['--family', 'coding', '--split', 'test', '--n', '0', '--out', 'x'], /--n takes an integer from 1 to 100000, got '0'/],
+      [['--family', 'coding', '--split', 'test', '--n', '2.5', '--out', 'x'], /--n takes an integer/],
       [['--family', 'coding', '--split', 'test', '--out', 'x'], /--n is required/],
       [['--family', 'coding', '--split', 'test', '--n', '1'], /--out is required/],
-      [['--family', 'coding', '--split', 'test', '--n', '1', '--out', 'x', '--seed=-1'], /--seed must be an integer/],
+      [['--family', 'coding', '--split', 'test', '--n', '1', '--out', 'x', '--seed=-1'], /--seed takes an integer from 0/],
       [['--family', 'coding', '--bogus', '1'], /Unknown option '--bogus'/],
     ];
     for (const [argv, message] of bad) expect(() => parseTasksArgs(argv), argv.join(' ')).toThrow(message);

@@ -2,6 +2,7 @@
 import { parseArgs } from 'node:util';
 import { isSplit, SPLITS, type Split } from '../envs/splits';
 import { TASK_FAMILY_NAMES, TASK_SETS, taskSet, type TaskSet } from '../envs/taskSets';
+import { flagCheckers } from '../util/flagValues';
 
 export const TASKS_USAGE = [
   'usage: npm run tasks -- --family F [--level L] --split train|validation|test --n N [--seed S] --out FILE.jsonl',
@@ -31,14 +32,8 @@ export class TasksArgsError extends Error {
 /** The largest --n accepted (a task line is up to a few KB; service and coding lines are the longest). */
 export const MAX_TASKS = 100_000;
 
-function integer(flag: string, text: string | undefined, min: number, max = Number.MAX_SAFE_INTEGER): number | undefined {
-  if (text === undefined) return undefined;
-  const value = Number(text);
-  if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(value) || value < min || value > max) {
-    throw new TasksArgsError(`--${flag} must be an integer from ${min} to ${max} (got "${text}")`);
-  }
-  return value;
-}
+const check = flagCheckers(TasksArgsError);
+const integer = (flag: string, text: string | undefined, min: number, max: number) => (text === undefined ? undefined : check.integer(flag, text, { min, max }));
 
 /** Parses and checks argv (without node and the script path). Throws TasksArgsError on mistakes. */
 export function parseTasksArgs(argv: readonly string[]): TasksArgs {

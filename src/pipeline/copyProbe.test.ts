@@ -29,7 +29,7 @@ describe('copy probe', () => {
     expect(parseCopyProbeArgs(['--steps', '50', '--qk-gain', '3']).qkNormGain).toBe(3);
     expect(parseCopyProbeArgs(['--induction', '500']).induction).toBe(500);
     expect(parseCopyProbeArgs([]).induction).toBe(0);
-    expect(() => parseCopyProbeArgs(['--steps', '0'])).toThrow(/--steps takes an integer ≥ 1/);
+    expect(() => parseCopyProbeArgs(['--steps', '0'])).toThrow(/--steps takes an integer from 1 to 10000000, got '0'/);
     expect(() => parseCopyProbeArgs(['--preset', 'big'])).toThrow(/--preset takes/);
     expect(() => parseCopyProbeArgs(['--lr=-1'])).toThrow(/--lr takes a positive number/);
   });

@@ -5,25 +5,22 @@
 // its tokenizer (the folder's, or the bundled Qwen3 one) → LoRA on every projection → one SFT step
 // on a tool-calling conversation rendered with Qwen3's chat template and full JSON tool schemas →
 // one GRPO step (rollouts from the model itself on a small tool environment, the KL reference sharing
-// the frozen base). Reports times, losses and the peak of GPU memory held.
+// the frozen base). Reports times, losses and the peak of GPU memory held. Inspecting, planning and
+// loading are the pipeline's (pipeline/loadModel.ts loadLoraModel) with this check's plan.
 import { fakeFamily } from '../eval/fakeFamily';
-import { GpuError } from '../gpu/errors';
 import type { GpuRuntime } from '../gpu/runtime';
-import { PRESETS } from '../model/config';
-import { inspectHfFolder, loadHfWeights } from '../model/hfFolder';
+import { type ModelConfig, PRESETS } from '../model/config';
 import { hfFolderFiles, seededRows } from '../model/hfFolderWriter';
-import { LoraAdapters } from '../model/lora';
-import { attachLora } from '../model/loraAttach';
-import { checkMemoryPlan, formatMemoryPlan, planMemory } from '../model/memoryPlan';
+import { planMemory } from '../model/memoryPlan';
 import { BlobFileSource, type ModelFileSource, UrlFileSource } from '../model/modelFiles';
-import { countParameters, formatBytes, LORA_TARGETS } from '../model/parameters';
+import { countParameters, formatBytes } from '../model/parameters';
+import { loadLoraModel, loraFor } from '../pipeline/loadModel';
 import { encodeConversation } from '../tokenizer';
-import { tokenizerForModelFolder } from '../tokenizer/modelTokenizer';
-import type { Tokenizer } from '../tokenizer/types';
+import type { TokenSequence, Tokenizer } from '../tokenizer/types';
 import { grpoConfig } from '../train/rl/grpo';
 import { DEFAULT_GRPO_TRAINER, GrpoTrainer } from '../train/rl/grpoTrainer';
 import { modelTurnGenerator } from '../train/rl/modelGenerator';
-import { DEFAULT_ROLLOUT, rolloutBatch } from '../train/rl/rollout';
+import { DEFAULT_ROLLOUT, type RolloutConfig, rolloutBatch } from '../train/rl/rollout';
 import { DEFAULT_SFT, trainSft } from '../train/sft/sft';
 
 export type ModelCheckSource =
@@ -82,6 +79,23 @@ export function randomQwenFolder(layers: number, seed: number): BlobFileSource {
   return new BlobFileSource(files.map((f) => [f.name, new Blob([...f.chunks()])] as [string, Blob]), `a random Qwen3-0.6B-shape model (${layers} layers, seed ${seed})`);
 }
 
+interface CheckShape {
+  /** The SFT conversation, tokenized. */
+  doc: TokenSequence;
+  rollout: RolloutConfig;
+  /** Tokens per training row. */
+  seqLen: number;
+}
+
+function checkShape(cfg: ModelConfig, tokenizer: Tokenizer, opts: ModelCheckOptions): CheckShape {
+  const doc = encodeConversation(tokenizer, SFT_CHAT, SFT_TOOLS);
+  // short rows: attention at D = 128 runs the tile kernels on CPU adapters (T² cost, ~0.1 GFLOP/s on llvmpipe)
+  const rollout = { ...DEFAULT_ROLLOUT, groupSize: opts.groupSize, maxTurns: 1, maxNewTokensPerTurn: opts.maxNewTokens, maxTotalTokens: Math.min(cfg.maxPositionEmbeddings, 256) };
+  // a row holds the SFT conversation, or a group's shared prompt and its G samples (sharePrefix)
+  const seqLen = Math.ceil(Math.max(doc.ids.length, opts.grpo ? rollout.maxTotalTokens + opts.groupSize * opts.maxNewTokens : 0) / 64) * 64;
+  return { doc, rollout, seqLen };
+}
+
 export async function runModelCheck(rt: GpuRuntime, opts: ModelCheckOptions, emit: (e: ModelCheckEvent) => void = () => {}, bundledTokenizer?: () => Promise<Tokenizer>): Promise<ModelCheckReport> {
   const t = () => performance.now() / 1000;
   rt.pool.resetPeak();
@@ -91,41 +105,39 @@ export async function runModelCheck(rt: GpuRuntime, opts: ModelCheckOptions, emi
   const make = t() - start;
 
   emit({ kind: 'stage', stage: 'inspect', detail: src.where });
-  const folder = await inspectHfFolder(src);
-  const cfg = folder.cfg;
-  const tok = await tokenizerForModelFolder(src, cfg, bundledTokenizer);
-  const doc = encodeConversation(tok.tokenizer, SFT_CHAT, SFT_TOOLS);
+  let shape: CheckShape | undefined; // set by the plan, before any weights are read
+  let loadStart = 0;
+  const loaded = await loadLoraModel(rt, src, {
+    rank: opts.rank, seed: opts.seed, bundledTokenizer, subject: `this model (${src.where})`,
+    plan: (cfg, tokenizer, limits) => {
+      const s = (shape = checkShape(cfg, tokenizer, opts));
+      return planMemory(cfg, { batch: 1, seqLen: s.seqLen, lora: loraFor(opts.rank), baseDtype: 'f16', klReference: opts.grpo, grpo: opts.grpo, decode: opts.grpo ? { rows: opts.groupSize, length: s.rollout.maxTotalTokens } : undefined, limits });
+    },
+    planTitle: () => `memory plan (LoRA r ${opts.rank}${opts.grpo ? `, GRPO with the KL reference, KV cache ${opts.groupSize} × ${shape!.rollout.maxTotalTokens}` : ', SFT'}, ${shape!.seqLen} tokens per row)`,
+    onPlan: (lines) => {
+      for (const line of lines) emit({ kind: 'stage', stage: 'plan', detail: line });
+    },
+    onLoad: (folder) => {
+      emit({ kind: 'stage', stage: 'load', detail: `${formatBytes(folder.totalBytes)} in ${folder.files.length} file(s)` });
+      loadStart = t();
+    },
+    onProgress: (p) => emit({ kind: 'progress', loadedBytes: p.loadedBytes, totalBytes: p.totalBytes }),
+  });
+  const load = t() - loadStart;
+  const { cfg, weights: w, tokenizer } = loaded;
+  const { doc, rollout, seqLen } = shape!;
   const family = fakeFamily();
-  // short rows: attention at D = 128 runs the tile kernels on CPU adapters (T² cost, ~0.1 GFLOP/s on llvmpipe)
-  const rollout = { ...DEFAULT_ROLLOUT, groupSize: opts.groupSize, maxTurns: 1, maxNewTokensPerTurn: opts.maxNewTokens, maxTotalTokens: Math.min(cfg.maxPositionEmbeddings, 256) };
-  // a row holds the SFT conversation, or a group's shared prompt and its G samples (sharePrefix)
-  const seqLen = Math.ceil(Math.max(doc.ids.length, opts.grpo ? rollout.maxTotalTokens + opts.groupSize * opts.maxNewTokens : 0) / 64) * 64;
-  const lora = { rank: opts.rank, alpha: 2 * opts.rank, targets: LORA_TARGETS, baseDtype: 'f16' as const };
-  const limits = rt.ctx.limits;
-  const plan = planMemory(cfg, { batch: 1, seqLen, lora, baseDtype: 'f16', klReference: opts.grpo, grpo: opts.grpo, decode: opts.grpo ? { rows: opts.groupSize, length: rollout.maxTotalTokens } : undefined, limits });
-  const problem = checkMemoryPlan(plan, limits, `this model (${src.where})`);
-  if (problem) throw new GpuError('limit-too-small', problem);
-  const planLines = formatMemoryPlan(plan, `memory plan (LoRA r ${opts.rank}${opts.grpo ? `, GRPO with the KL reference, KV cache ${opts.groupSize} × ${rollout.maxTotalTokens}` : ', SFT'}, ${seqLen} tokens per row)`);
-  for (const line of planLines) emit({ kind: 'stage', stage: 'plan', detail: line });
-
-  emit({ kind: 'stage', stage: 'load', detail: `${formatBytes(folder.totalBytes)} in ${folder.files.length} file(s)` });
-  start = t();
-  const w = await loadHfWeights(rt, src, folder, { f16Base: true }, (p) => emit({ kind: 'progress', loadedBytes: p.loadedBytes, totalBytes: p.totalBytes }));
-  const load = t() - start;
-  const adapters = new LoraAdapters(rt, cfg, lora, undefined, opts.seed);
   try {
-    attachLora(rt, w, adapters);
-
     emit({ kind: 'stage', stage: 'sft', detail: `${doc.ids.length} tokens, ${doc.assistantMask.reduce((a, b) => a + b, 0)} trained` });
     start = t();
-    const [m] = await trainSft(rt, w, { train: [{ ids: doc.ids, mask: doc.assistantMask }], padId: tok.tokenizer.padId },
+    const [m] = await trainSft(rt, w, { train: [{ ids: doc.ids, mask: doc.assistantMask }], padId: tokenizer.padId },
       { ...DEFAULT_SFT, batchSize: 1, seqLen, steps: 1, warmupSteps: 0, lr: 1e-3, seed: opts.seed });
     const sftSeconds = t() - start;
 
     const sftPart = { loss: m.loss, gradNorm: m.gradNorm, tokens: doc.ids.length, scoredTokens: doc.assistantMask.reduce((a, b) => a + b, 0), skipped: m.skipped };
     const base = {
       model: src.where, layers: cfg.numLayers, parameters: countParameters(cfg), vocabParts: w.parts('model.embed_tokens.weight').length,
-      tokenizer: tok.source, warnings: [...folder.warnings, ...tok.warnings], plan: planLines, loadedBytes: folder.totalBytes, sft: sftPart,
+      tokenizer: loaded.tokenizerSource, warnings: loaded.warnings, plan: loaded.planLines, loadedBytes: loaded.loadedBytes, sft: sftPart,
     };
     if (!opts.grpo) {
       await rt.sync();
@@ -134,7 +146,7 @@ export async function runModelCheck(rt: GpuRuntime, opts: ModelCheckOptions, emi
     emit({ kind: 'stage', stage: 'grpo', detail: `G ${opts.groupSize}, ${opts.maxNewTokens} new tokens` });
     start = t();
     const tasks = [family.generateTask(opts.seed, 0, 'train')];
-    const trajs = await rolloutBatch({ family, tasks, tokenizer: tok.tokenizer, generator: modelTurnGenerator(rt, w, { temperature: 1, topK: 0, topP: 1 }), config: rollout, seed: opts.seed, policyVersion: 0 });
+    const trajs = await rolloutBatch({ family, tasks, tokenizer, generator: modelTurnGenerator(rt, w, { temperature: 1, topK: 0, topP: 1 }), config: rollout, seed: opts.seed, policyVersion: 0 });
     // a random model's rewards are (almost always) all equal, and GRPO drops such a group: a tie-break by sample index makes the step train
     const scored = trajs.map((tr, i) => ({ ...tr, reward: { ...tr.reward, total: tr.reward.total + 0.01 * i } }));
     const trainer = new GrpoTrainer(rt, w, {
@@ -150,8 +162,7 @@ export async function runModelCheck(rt: GpuRuntime, opts: ModelCheckOptions, emi
       peakBytes: rt.pool.getStats().peakBytes,
     };
   } finally {
-    adapters.destroy();
-    w.destroy();
+    loaded.release();
     rt.pool.trim();
   }
 }
