@@ -1,22 +1,37 @@
 // `npm run copy-probe -- [--preset nano] [--steps 400] [--batch 16] [--lr 0.003] [--qk-gain 1] [--seed 1]
-// [--every 100] [--held-out 64] [--drills 20000] [--induction 0]`: trains a fresh model on copy drills alone and prints,
-// every --every steps, the exact-copy rate of held-out random strings (src/pipeline/copyProbe.ts).
+// [--every 100] [--held-out 64] [--drills 20000] [--induction 0] [--save DIR] [--from DIR]`: trains a fresh model (or,
+// with --from, a saved one) on copy drills and prints, every --every steps, the exact-copy rate of held-out random
+// strings (src/pipeline/copyProbe.ts); --save DIR rewrites the weights there at every probe (scripts/lib/copyProbeFolder.ts).
 // Node, Dawn's OpenGL ES adapter (llvmpipe). Last stdout line: the points as one JSON array.
 import { acquireDevice, describeContext } from '../src/gpu/device';
 import { nodeGpu } from '../src/gpu/nodeGpu';
 import { GpuRuntime } from '../src/gpu/runtime';
 import { formatRate } from '../src/eval/report';
-import { type CopyProbeOptions, runCopyProbe } from '../src/pipeline/copyProbe';
+import { PRESETS } from '../src/model/config';
+import { runCopyProbe } from '../src/pipeline/copyProbe';
 import { parseCopyProbeArgs } from './lib/copyProbeArgs';
+import { type CopyProbeRecord, loadProbeFolder, saveProbeFolder } from './lib/copyProbeFolder';
 
 async function main(): Promise<number> {
-  const o: CopyProbeOptions = parseCopyProbeArgs(process.argv.slice(2));
+  const { save, from: fromDir, ...o } = parseCopyProbeArgs(process.argv.slice(2));
+  const from = fromDir === undefined ? undefined : loadProbeFolder(fromDir, o.preset);
+  if (from) console.log(`[copy-probe] continuing ${fromDir}: ${from.record.totalSteps} steps on ${from.record.drillSources.map((s) => `${s.drills} drills of seed ${s.seed}`).join(', ')}`);
   const ctx = await acquireDevice({ gpu: nodeGpu('opengles'), featureLevel: 'compatibility' });
   console.log(`[copy-probe] adapter: ${describeContext(ctx)}; ${JSON.stringify(o)}`);
   const t0 = performance.now();
   const points = await runCopyProbe(new GpuRuntime(ctx), o, (p) => {
     const s = ((performance.now() - t0) / 1000).toFixed(0);
-    console.log(`[copy-probe] step ${p.step} (${s} s): loss ${p.loss.toFixed(3)}, exact copy ${formatRate(p.exact)}, copied prefix ${(100 * p.copiedPrefix).toFixed(1)} % | want "${p.example.want}" got ${JSON.stringify(p.example.got)}`);
+    console.log(`[copy-probe] step ${p.step} (${s} s): loss ${p.loss.toFixed(3)}, held-out drill loss ${p.heldOutDrillLoss.toFixed(3)}, held-out induction loss ${p.heldOutInductionLoss.toFixed(3)}, exact copy ${formatRate(p.exact)}, copied prefix ${(100 * p.copiedPrefix).toFixed(1)} % | want "${p.example.want}" got ${JSON.stringify(p.example.got)}`);
+  }, {
+    from: from?.start,
+    onProbe: async (p, weights) => {
+      if (save === undefined) return;
+      const record: CopyProbeRecord = {
+        preset: o.preset, drillSources: [...(from?.record.drillSources ?? []), { seed: o.seed, drills: o.drills }],
+        totalSteps: (from?.record.totalSteps ?? 0) + p.step, point: p,
+      };
+      saveProbeFolder(save, PRESETS[o.preset], weights, record);
+    },
   });
   console.log(JSON.stringify(points));
   return 0;

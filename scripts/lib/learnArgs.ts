@@ -30,6 +30,8 @@ export interface LearnArgs {
   resume?: string;
   /** An HF Qwen3 folder to train with LoRA (preset qwen3-0.6b) instead of a preset's seeded init. */
   model?: string;
+  /** An HF folder of the preset's own shape (e.g. copy-probe --save) whose weights replace the seeded init; every weight trains. */
+  init?: string;
   /** LoRA rank with --model (alpha = 2·rank, every projection). */
   loraRank: number;
   /** GPU memory the run may use (--budget-gib), checked in the memory plan before loading. */
@@ -80,6 +82,8 @@ export const LEARN_USAGE = `usage: npm run learn -- --family function-calling|se
   --save DIR           checkpoints in DIR every --save-every steps (default 25) and the final weights as an HF folder in DIR/final
                        (DIR/seed-S with several seeds); --keep N checkpoints kept (default 3, plus the best);
                        with --model: only the final LoRA adapter, as a PEFT folder in DIR/final (no checkpoints)
+  --init DIR           start from the weights in DIR (config.json + model.safetensors of the --preset's shape, e.g.
+                       written by npm run copy-probe -- --save DIR) instead of the seeded init; every weight trains
   --resume DIR         continue exactly from the newest complete checkpoint in DIR (run with the same flags)
   --print-config       print the pipeline config as JSON and exit`;
 
@@ -100,7 +104,7 @@ const FLAGS = {
   steps: { type: 'string' }, 'tasks-per-step': { type: 'string' }, group: { type: 'string' }, lr: { type: 'string' }, kl: { type: 'string' },
   credit: { type: 'string' }, 'sampling-rounds': { type: 'string' }, async: { type: 'string' },
   'eval-n': { type: 'string' }, 'eval-split': { type: 'string' }, 'eval-also': { type: 'string' }, 'eval-every': { type: 'string' }, 'eval-before': { type: 'boolean' }, 'no-compare': { type: 'boolean' },
-  out: { type: 'string' }, save: { type: 'string' }, model: { type: 'string' }, 'lora-rank': { type: 'string' }, 'budget-gib': { type: 'string' }, 'save-every': { type: 'string' }, keep: { type: 'string' }, resume: { type: 'string' }, 'print-config': { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+  out: { type: 'string' }, save: { type: 'string' }, model: { type: 'string' }, init: { type: 'string' }, 'lora-rank': { type: 'string' }, 'budget-gib': { type: 'string' }, 'save-every': { type: 'string' }, keep: { type: 'string' }, resume: { type: 'string' }, 'print-config': { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
 } as const;
 
 const { integer: int, number, oneOf } = flagCheckers();
@@ -169,6 +173,12 @@ export function parseLearnArgs(argv: readonly string[]): LearnArgs {
   if (v['save-every'] !== undefined) args.saveEvery = integer('save-every', v['save-every'], 1);
   if (v.keep !== undefined) args.keep = integer('keep', v.keep, 1, 1000);
   if ((v['save-every'] !== undefined || v.keep !== undefined) && args.save === undefined) throw new Error('--save-every and --keep need --save DIR');
+  if (v.init !== undefined) {
+    if (v.init.trim() === '') throw new Error('--init needs a folder path');
+    if (args.model !== undefined) throw new Error('--init starts a preset run from saved weights; --model loads a pretrained Qwen3 for LoRA: give one');
+    if (v.resume !== undefined) throw new Error('--resume continues a run from its checkpoints (they hold the weights); drop --init');
+    args.init = v.init;
+  }
   if (v.resume !== undefined) {
     if (args.model !== undefined) throw new Error('--resume continues a preset run from its checkpoints; a --model run saves no checkpoints (start it again)');
     args.resume = v.resume;

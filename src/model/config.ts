@@ -105,3 +105,11 @@ export function validateModelConfig(cfg: ModelConfig): ModelConfig {
   if (!(cfg.ropeTheta > 0)) throw new Error(`model config: ropeTheta must be > 0, got ${cfg.ropeTheta}`);
   return cfg;
 }
+
+/** The fields that fix a model's parameter shapes. */
+const SHAPE_FIELDS = ['vocabSize', 'hiddenSize', 'intermediateSize', 'numLayers', 'numHeads', 'numKvHeads', 'headDim'] as const;
+
+/** "hiddenSize (64 vs 96)" for every shape field where `got` differs from `want`; [] when the parameters fit. */
+export function shapeDifferences(got: ModelConfig, want: ModelConfig): string[] {
+  return SHAPE_FIELDS.filter((k) => got[k] !== want[k]).map((k) => `${k} (${got[k]} vs ${want[k]})`);
+}

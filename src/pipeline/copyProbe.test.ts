@@ -3,6 +3,12 @@
 import { describe, expect, it } from 'vitest';
 import { testRuntime } from '../gpu/testDevice';
 import { parseCopyProbeArgs } from '../../scripts/lib/copyProbeArgs';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadProbeFolder, saveProbeFolder } from '../../scripts/lib/copyProbeFolder';
+import { PRESETS } from '../model/config';
+import { initialWeights } from '../model/weights';
 import { COPY_PROBE_DEFAULTS, copyProbeDrills, drillText, runCopyProbe } from './copyProbe';
 
 describe('copy probe', () => {
@@ -14,6 +20,30 @@ describe('copy probe', () => {
     expect(heldOut.every((c) => drillText(c).length >= 2)).toBe(true);
   });
 
+  it('a continued probe never holds out a string its weights trained on', () => {
+    const first = copyProbeDrills({ drills: 64, heldOut: 64, seed: 1 });
+    // the continuation's own stream is another seed; the first run's HELD-OUT strings were trained on since
+    const trained = first.heldOut.map(drillText);
+    const next = copyProbeDrills({ drills: 64, heldOut: 64, seed: 1 }, trained);
+    expect(next.heldOut.filter((c) => trained.includes(drillText(c)))).toEqual([]);
+    expect(next.heldOut).toHaveLength(64);
+  });
+
+  it('--save writes a folder that --from loads back exactly, with the drill streams behind it; another shape is refused', () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'copy-probe-')), 'saved');
+    const params = initialWeights(PRESETS.nano, 5);
+    const point = { step: 7, loss: 1, heldOutDrillLoss: 2, heldOutInductionLoss: NaN, exact: { successes: 0, n: 1, rate: 0, lo: 0, hi: 1 }, copiedPrefix: 0, example: { want: 'a', got: 'b' } };
+    saveProbeFolder(dir, PRESETS.nano, params, { preset: 'nano', drillSources: [{ seed: 1, drills: 3 }, { seed: 2, drills: 2 }], totalSteps: 7, point });
+    const { start, record } = loadProbeFolder(dir, 'nano');
+    expect(record.totalSteps).toBe(7);
+    for (const [name, v] of params) expect(start.weights.get(name)).toEqual(v);
+    const { train: a } = copyProbeDrills({ drills: 3, heldOut: 1, seed: 1 });
+    const { train: b } = copyProbeDrills({ drills: 2, heldOut: 1, seed: 2 });
+    expect([...start.trainedStrings]).toEqual([...a, ...b].map(drillText));
+    expect(() => loadProbeFolder(dir, 'tiny')).toThrow(/differs from --preset tiny in hiddenSize \(96 vs 256\).*pass the preset it was trained with \(nano\)/);
+    expect(() => loadProbeFolder(join(dir, 'nope'), 'nano')).toThrow(/no copy-probe.json there/);
+  });
+
   it('a tiny run probes at every --every steps and at the end', async () => {
     const rt = await testRuntime('opengles');
     const points = await runCopyProbe(rt, { ...COPY_PROBE_DEFAULTS, drills: 32, steps: 3, batch: 2, heldOut: 4, probeEvery: 2, seqLen: 256 });
@@ -21,6 +51,8 @@ describe('copy probe', () => {
     for (const p of points) {
       expect(p.exact.n).toBe(4);
       expect(Number.isFinite(p.loss)).toBe(true);
+      expect(p.heldOutDrillLoss).toBeGreaterThan(0);
+      expect(Number.isNaN(p.heldOutInductionLoss)).toBe(true); // no --induction
       expect(p.example.want.length).toBeGreaterThan(0);
     }
   }, 120_000);
@@ -29,6 +61,9 @@ describe('copy probe', () => {
     expect(parseCopyProbeArgs(['--steps', '50', '--qk-gain', '3']).qkNormGain).toBe(3);
     expect(parseCopyProbeArgs(['--induction', '500']).induction).toBe(500);
     expect(parseCopyProbeArgs([]).induction).toBe(0);
+    expect(parseCopyProbeArgs(['--save', 'a', '--from', 'b'])).toMatchObject({ save: 'a', from: 'b' });
+    expect(() => parseCopyProbeArgs(['--from', 'b', '--qk-gain', '3'])).toThrow(/--from continues saved weights: drop one/);
+    expect(() => parseCopyProbeArgs(['--save', ''])).toThrow(/--save takes a folder path/);
     expect(() => parseCopyProbeArgs(['--steps', '0'])).toThrow(/--steps takes an integer from 1 to 10000000, got '0'/);
     expect(() => parseCopyProbeArgs(['--preset', 'big'])).toThrow(/--preset takes/);
     expect(() => parseCopyProbeArgs(['--lr=-1'])).toThrow(/--lr takes a positive number/);

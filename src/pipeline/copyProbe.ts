@@ -13,9 +13,11 @@ import type { GpuRuntime } from '../gpu/runtime';
 import { PRESETS, type PresetName } from '../model/config';
 import { generate } from '../model/generate';
 import { GREEDY } from '../model/sampling';
+import type { ModelParams } from '../model/checkpointIO';
 import { GpuWeights, initialWeights } from '../model/weights';
+import { packDocuments } from '../data/packing';
 import { tokenizerForModel } from '../tokenizer';
-import { DEFAULT_SFT, trainSft } from '../train/sft/sft';
+import { DEFAULT_SFT, evalLoss, trainSft } from '../train/sft/sft';
 import { defaultRenderer } from '../train/rl/rollout';
 import { encodeSftConversations } from './sftData';
 
@@ -46,6 +48,10 @@ export interface CopyProbePoint {
   step: number;
   /** Mean masked training loss of the steps since the last probe. */
   loss: number;
+  /** Teacher-forced loss (nats per assistant token) on the held-out drills: copying lowers it before exact copy appears. */
+  heldOutDrillLoss: number;
+  /** Teacher-forced loss on held-out induction sequences (another seed's runs), NaN without --induction. */
+  heldOutInductionLoss: number;
   exact: Rate;
   /** Share of held-out copied characters (letters of the drill string) produced before the first wrong token. */
   copiedPrefix: number;
@@ -56,9 +62,12 @@ export interface CopyProbePoint {
 const textOf = (call: string) => /"text":\s*"([^"]*)"/.exec(call)?.[1] ?? '';
 
 /** The training drills and the held-out ones (another seed's stream, minus any string that occurs in training). */
-export function copyProbeDrills(o: Pick<CopyProbeOptions, 'drills' | 'heldOut' | 'seed'>): { train: ReturnType<typeof copyDrills>; heldOut: ReturnType<typeof copyDrills> } {
+export function copyProbeDrills(
+  o: Pick<CopyProbeOptions, 'drills' | 'heldOut' | 'seed'>,
+  alsoSeen: Iterable<string> = [],
+): { train: ReturnType<typeof copyDrills>; heldOut: ReturnType<typeof copyDrills> } {
   const train = copyDrills(o.drills, o.seed);
-  const seen = new Set(train.map((c) => textOf(c.messages[2].content)));
+  const seen = new Set([...train.map((c) => textOf(c.messages[2].content)), ...alsoSeen]);
   const heldOut = copyDrills(o.heldOut * 4, o.seed + 0x9e37).filter((c) => !seen.has(textOf(c.messages[2].content))).slice(0, o.heldOut);
   if (heldOut.length < o.heldOut) throw new Error(`copy probe: only ${heldOut.length} of ${o.heldOut} held-out drills have a string unseen in training`);
   return { train, heldOut };
@@ -67,19 +76,39 @@ export function copyProbeDrills(o: Pick<CopyProbeOptions, 'drills' | 'heldOut' |
 /** The string a drill's echo call carries. */
 export const drillText = (c: ReturnType<typeof copyDrills>[number]): string => textOf(c.messages[2].content);
 
-export async function runCopyProbe(rt: GpuRuntime, o: CopyProbeOptions, onPoint: (p: CopyProbePoint) => void = () => {}): Promise<CopyProbePoint[]> {
+/** A probe that continues an earlier one: its weights, and the drill strings it trained on (never held out here). */
+export interface CopyProbeStart {
+  weights: ModelParams;
+  trainedStrings: Iterable<string>;
+}
+
+export async function runCopyProbe(
+  rt: GpuRuntime,
+  o: CopyProbeOptions,
+  onPoint: (p: CopyProbePoint) => void = () => {},
+  extra: { from?: CopyProbeStart; onProbe?: (p: CopyProbePoint, weights: ModelParams) => Promise<void> } = {},
+): Promise<CopyProbePoint[]> {
   const cfg = PRESETS[o.preset];
-  const init = initialWeights(cfg, o.seed);
-  for (const [name, v] of init) if (/\.(q_norm|k_norm)\.weight$/.test(name)) v.fill(o.qkNormGain);
+  let init: ModelParams;
+  if (extra.from) {
+    init = extra.from.weights;
+  } else {
+    init = initialWeights(cfg, o.seed);
+    for (const [name, v] of init) if (/\.(q_norm|k_norm)\.weight$/.test(name)) v.fill(o.qkNormGain);
+  }
   const w = new GpuWeights(rt, cfg, init);
   const tok = await tokenizerForModel(cfg);
   const render = defaultRenderer(tok);
-  const { train: trainConv, heldOut: heldConv } = copyProbeDrills(o);
+  const { train: trainConv, heldOut: heldConv } = copyProbeDrills(o, extra.from?.trainedStrings);
   const drillDocs = encodeSftConversations(trainConv, tok, render, o.seqLen).docs;
   // Induction runs draw from the tokens of training drill strings only (held-out strings may hold others).
   const pool = tokenPool(trainConv.slice(0, 2000).map(drillText), (t) => tok.encode(t));
   const train = [...drillDocs, ...inductionDocs(o.induction, pool, o.seed)];
   const held = encodeSftConversations(heldConv, tok, render, o.seqLen).docs;
+  const pack = { seqLen: o.seqLen, padId: tok.padId, pack: true };
+  const heldRows = packDocuments(held, pack);
+  // fresh runs of another seed: a copy test of the bare repeat, whatever the training mix held
+  const heldInductionRows = o.induction > 0 ? packDocuments(inductionDocs(64, pool, o.seed + 0x51ed), pack) : [];
   const stopIds = tok.encode('<|im_end|>');
   const points: CopyProbePoint[] = [];
   let lossSum = 0;
@@ -100,14 +129,17 @@ export async function runCopyProbe(rt: GpuRuntime, o: CopyProbeOptions, onPoint:
       while (k < want.length && got[k] === want[k]) k++;
       copied += k;
     });
+    const heldOutDrillLoss = await evalLoss(rt, w, heldRows, o.batch, o.seqLen, tok.padId);
+    const heldOutInductionLoss = heldInductionRows.length ? await evalLoss(rt, w, heldInductionRows, o.batch, o.seqLen, tok.padId) : NaN;
     const p: CopyProbePoint = {
-      step, loss: lossN ? lossSum / lossN : NaN, exact: wilson(exact, gens.length), copiedPrefix: letters ? copied / letters : 0,
+      step, loss: lossN ? lossSum / lossN : NaN, heldOutDrillLoss, heldOutInductionLoss, exact: wilson(exact, gens.length), copiedPrefix: letters ? copied / letters : 0,
       example: { want: textOf(tok.decode(targets[0])), got: tok.decode(gens[0].tokens).slice(0, 120) },
     };
     lossSum = 0;
     lossN = 0;
     points.push(p);
     onPoint(p);
+    if (extra.onProbe) await extra.onProbe(p, await w.download());
   };
   try {
     const sft = { ...DEFAULT_SFT, batchSize: o.batch, seqLen: o.seqLen, steps: o.steps, lr: o.lr, warmupSteps: Math.min(20, o.steps), seed: o.seed };

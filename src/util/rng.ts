@@ -6,7 +6,8 @@ export class Rng {
   private state: number;
 
   constructor(seed: number) {
-    this.state = (seed >>> 0) ^ 0x9e3779b9;
+    // `^` yields a signed int32: keep the state a u32 from the start (a checkpoint stores it as one)
+    this.state = ((seed >>> 0) ^ 0x9e3779b9) >>> 0;
   }
 
   /** The position in the stream (u32), for checkpoints: Rng.fromState(r.saveState()) continues r's stream exactly. */
