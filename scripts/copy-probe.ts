@@ -21,7 +21,7 @@ async function main(): Promise<number> {
   const t0 = performance.now();
   const points = await runCopyProbe(new GpuRuntime(ctx), o, (p) => {
     const s = ((performance.now() - t0) / 1000).toFixed(0);
-    console.log(`[copy-probe] step ${p.step} (${s} s): loss ${p.loss.toFixed(3)}, held-out drill loss ${p.heldOutDrillLoss.toFixed(3)}, held-out induction loss ${p.heldOutInductionLoss.toFixed(3)}, exact copy ${formatRate(p.exact)}, copied prefix ${(100 * p.copiedPrefix).toFixed(1)} % | want "${p.example.want}" got ${JSON.stringify(p.example.got)}`);
+    console.log(`[copy-probe] step ${p.step} (${s} s): loss ${p.loss.toFixed(3)}, held-out drill loss ${p.heldOutDrillLoss.toFixed(3)} (string's first token ${p.heldOutFirstTokenLoss.toFixed(3)}, its other tokens ${p.heldOutRestLoss.toFixed(3)}), held-out induction loss ${p.heldOutInductionLoss.toFixed(3)}, exact copy ${formatRate(p.exact)}, copied prefix ${(100 * p.copiedPrefix).toFixed(1)} % | want "${p.example.want}" got ${JSON.stringify(p.example.got)}`);
   }, {
     from: from?.start,
     onProbe: async (p, weights) => {

@@ -9,7 +9,10 @@ import { join } from 'node:path';
 import { loadProbeFolder, saveProbeFolder } from '../../scripts/lib/copyProbeFolder';
 import { PRESETS } from '../model/config';
 import { initialWeights } from '../model/weights';
-import { COPY_PROBE_DEFAULTS, copyProbeDrills, drillText, runCopyProbe } from './copyProbe';
+import { tokenizerForModel } from '../tokenizer';
+import { defaultRenderer } from '../train/rl/rollout';
+import { COPY_PROBE_DEFAULTS, copyProbeDrills, drillText, runCopyProbe, valueMask } from './copyProbe';
+import { encodeSftConversations } from './sftData';
 
 describe('copy probe', () => {
   it('held-out strings never occur in the training drills', () => {
@@ -32,7 +35,7 @@ describe('copy probe', () => {
   it('--save writes a folder that --from loads back exactly, with the drill streams behind it; another shape is refused', () => {
     const dir = join(mkdtempSync(join(tmpdir(), 'copy-probe-')), 'saved');
     const params = initialWeights(PRESETS.nano, 5);
-    const point = { step: 7, loss: 1, heldOutDrillLoss: 2, heldOutInductionLoss: NaN, exact: { successes: 0, n: 1, rate: 0, lo: 0, hi: 1 }, copiedPrefix: 0, example: { want: 'a', got: 'b' } };
+    const point = { step: 7, loss: 1, heldOutDrillLoss: 2, heldOutFirstTokenLoss: 3, heldOutRestLoss: 1, heldOutInductionLoss: NaN, exact: { successes: 0, n: 1, rate: 0, lo: 0, hi: 1 }, copiedPrefix: 0, example: { want: 'a', got: 'b' } };
     saveProbeFolder(dir, PRESETS.nano, params, { preset: 'nano', drillSources: [{ seed: 1, drills: 3 }, { seed: 2, drills: 2 }], totalSteps: 7, point });
     const { start, record } = loadProbeFolder(dir, 'nano');
     expect(record.totalSteps).toBe(7);
@@ -44,6 +47,21 @@ describe('copy probe', () => {
     expect(() => loadProbeFolder(join(dir, 'nope'), 'nano')).toThrow(/no copy-probe.json there/);
   });
 
+  it('the value masks pick the copied string\'s first token and its other tokens, nothing else', async () => {
+    const tok = await tokenizerForModel(PRESETS.nano);
+    const { heldOut } = copyProbeDrills({ drills: 16, heldOut: 8, seed: 1 });
+    const docs = encodeSftConversations(heldOut, tok, defaultRenderer(tok), 256).docs;
+    docs.forEach((d, i) => {
+      const want = drillText(heldOut[i]);
+      const pick = (m: number[]) => tok.decode(d.ids.filter((_, j) => m[j] === 1));
+      const first = valueMask(d, (ids) => tok.decode(ids), 'first').mask;
+      const rest = valueMask(d, (ids) => tok.decode(ids), 'rest').mask;
+      expect(pick(first)).toBe(want[0]); // byte tokens: one letter
+      expect(pick(rest)).toBe(want.slice(1));
+      expect(first.every((m, j) => m === 0 || d.mask[j] === 1)).toBe(true);
+    });
+  });
+
   it('a tiny run probes at every --every steps and at the end', async () => {
     const rt = await testRuntime('opengles');
     const points = await runCopyProbe(rt, { ...COPY_PROBE_DEFAULTS, drills: 32, steps: 3, batch: 2, heldOut: 4, probeEvery: 2, seqLen: 256 });
@@ -52,6 +70,8 @@ describe('copy probe', () => {
       expect(p.exact.n).toBe(4);
       expect(Number.isFinite(p.loss)).toBe(true);
       expect(p.heldOutDrillLoss).toBeGreaterThan(0);
+      expect(p.heldOutFirstTokenLoss).toBeGreaterThan(0);
+      expect(p.heldOutRestLoss).toBeGreaterThan(0);
       expect(Number.isNaN(p.heldOutInductionLoss)).toBe(true); // no --induction
       expect(p.example.want.length).toBeGreaterThan(0);
     }

@@ -15,7 +15,7 @@ import { generate } from '../model/generate';
 import { GREEDY } from '../model/sampling';
 import type { ModelParams } from '../model/checkpointIO';
 import { GpuWeights, initialWeights } from '../model/weights';
-import { packDocuments } from '../data/packing';
+import { type EncodedDoc, packDocuments } from '../data/packing';
 import { tokenizerForModel } from '../tokenizer';
 import { DEFAULT_SFT, evalLoss, trainSft } from '../train/sft/sft';
 import { defaultRenderer } from '../train/rl/rollout';
@@ -50,6 +50,10 @@ export interface CopyProbePoint {
   loss: number;
   /** Teacher-forced loss (nats per assistant token) on the held-out drills: copying lowers it before exact copy appears. */
   heldOutDrillLoss: number;
+  /** The same on the string's FIRST token only: finding where the value starts in the request (no induction match leads there). */
+  heldOutFirstTokenLoss: number;
+  /** The same on the string's other tokens: copying once the start is given (what an induction head does). */
+  heldOutRestLoss: number;
   /** Teacher-forced loss on held-out induction sequences (another seed's runs), NaN without --induction. */
   heldOutInductionLoss: number;
   exact: Rate;
@@ -71,6 +75,30 @@ export function copyProbeDrills(
   const heldOut = copyDrills(o.heldOut * 4, o.seed + 0x9e37).filter((c) => !seen.has(textOf(c.messages[2].content))).slice(0, o.heldOut);
   if (heldOut.length < o.heldOut) throw new Error(`copy probe: only ${heldOut.length} of ${o.heldOut} held-out drills have a string unseen in training`);
   return { train, heldOut };
+}
+
+/**
+ * A held-out drill document with its mask cut down to the copied string's first token (`part` 'first')
+ * or to its other tokens ('rest'): the assistant tokens from the one after `"text": "` up to the one
+ * that closes the string. Found by decoding the target's prefixes, so it holds for any tokenizer.
+ */
+export function valueMask(doc: EncodedDoc, decode: (ids: number[]) => string, part: 'first' | 'rest'): EncodedDoc {
+  const start = doc.mask.indexOf(1);
+  const mask = new Array<number>(doc.ids.length).fill(0);
+  let first = -1;
+  for (let j = start; j < doc.ids.length; j++) {
+    const text = decode(doc.ids.slice(start, j + 1));
+    const at = text.indexOf('"text": "');
+    if (at < 0) continue;
+    const value = text.slice(at + '"text": "'.length);
+    if (first < 0) {
+      if (value.length === 0) continue;
+      first = j;
+    }
+    if (value.includes('"')) break; // this token closes the string
+    if ((part === 'first') === (j === first)) mask[j] = 1;
+  }
+  return { ids: doc.ids, mask };
 }
 
 /** The string a drill's echo call carries. */
@@ -107,6 +135,9 @@ export async function runCopyProbe(
   const held = encodeSftConversations(heldConv, tok, render, o.seqLen).docs;
   const pack = { seqLen: o.seqLen, padId: tok.padId, pack: true };
   const heldRows = packDocuments(held, pack);
+  const decode = (ids: number[]) => tok.decode(ids);
+  const firstRows = packDocuments(held.map((d) => valueMask(d, decode, 'first')), pack);
+  const restRows = packDocuments(held.map((d) => valueMask(d, decode, 'rest')), pack);
   // fresh runs of another seed: a copy test of the bare repeat, whatever the training mix held
   const heldInductionRows = o.induction > 0 ? packDocuments(inductionDocs(64, pool, o.seed + 0x51ed), pack) : [];
   const stopIds = tok.encode('<|im_end|>');
@@ -130,9 +161,11 @@ export async function runCopyProbe(
       copied += k;
     });
     const heldOutDrillLoss = await evalLoss(rt, w, heldRows, o.batch, o.seqLen, tok.padId);
+    const heldOutFirstTokenLoss = await evalLoss(rt, w, firstRows, o.batch, o.seqLen, tok.padId);
+    const heldOutRestLoss = await evalLoss(rt, w, restRows, o.batch, o.seqLen, tok.padId);
     const heldOutInductionLoss = heldInductionRows.length ? await evalLoss(rt, w, heldInductionRows, o.batch, o.seqLen, tok.padId) : NaN;
     const p: CopyProbePoint = {
-      step, loss: lossN ? lossSum / lossN : NaN, heldOutDrillLoss, heldOutInductionLoss, exact: wilson(exact, gens.length), copiedPrefix: letters ? copied / letters : 0,
+      step, loss: lossN ? lossSum / lossN : NaN, heldOutDrillLoss, heldOutFirstTokenLoss, heldOutRestLoss, heldOutInductionLoss, exact: wilson(exact, gens.length), copiedPrefix: letters ? copied / letters : 0,
       example: { want: textOf(tok.decode(targets[0])), got: tok.decode(gens[0].tokens).slice(0, 120) },
     };
     lossSum = 0;
