@@ -11,7 +11,7 @@ import { PRESETS } from '../model/config';
 import { initialWeights } from '../model/weights';
 import { tokenizerForModel } from '../tokenizer';
 import { defaultRenderer } from '../train/rl/rollout';
-import { COPY_PROBE_DEFAULTS, copyProbeDrills, drillText, runCopyProbe, valueMask } from './copyProbe';
+import { COPY_PROBE_DEFAULTS, copyProbeDrills, drillText, runCopyProbe, scoreCopies, valueMask } from './copyProbe';
 import { encodeSftConversations } from './sftData';
 
 describe('copy probe', () => {
@@ -60,6 +60,26 @@ describe('copy probe', () => {
       expect(pick(rest)).toBe(want.slice(1));
       expect(first.every((m, j) => m === 0 || d.mask[j] === 1)).toBe(true);
     });
+  });
+
+  it('exact copy: the generated turn up to its <|im_end|> equals the target turn (the template\'s "\\n" after it is not generated)', async () => {
+    const tok = await tokenizerForModel(PRESETS.nano);
+    const { heldOut } = copyProbeDrills({ drills: 16, heldOut: 3, seed: 1 });
+    const docs = encodeSftConversations(heldOut, tok, defaultRenderer(tok), 256).docs;
+    const targets = docs.map((d) => d.ids.slice(d.mask.indexOf(1)));
+    const stopIds = tok.encode('<|im_end|>');
+    expect(tok.decode(targets[0]).endsWith('<|im_end|>\n')).toBe(true);
+    const upToStop = targets.map((t) => t.slice(0, t.indexOf(stopIds[0]) + 1));
+    const decode = (ids: number[]) => tok.decode(ids);
+    expect(scoreCopies(targets, upToStop, decode, stopIds)).toEqual({ exact: 3, copied: heldOut.map(drillText).join('').length, letters: heldOut.map(drillText).join('').length });
+    // one wrong letter in the second string, and a third that runs on past the string's end
+    const wrong = upToStop.map((t) => t.slice());
+    const at = tok.decode(wrong[1]).indexOf('"text": "') + '"text": "'.length; // byte tokens: index = position
+    wrong[1][at] = wrong[1][at] === 65 ? 66 : 65;
+    const third = tok.encode(tok.decode(upToStop[2]).replace(/"text": "([^"]*)"/, '"text": "$1 please"'));
+    const r = scoreCopies(targets, [upToStop[0], wrong[1], third], decode, stopIds);
+    expect(r.exact).toBe(1);
+    expect(r.copied).toBe(drillText(heldOut[0]).length + drillText(heldOut[2]).length);
   });
 
   it('a tiny run probes at every --every steps and at the end', async () => {

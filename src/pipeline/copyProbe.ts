@@ -101,6 +101,31 @@ export function valueMask(doc: EncodedDoc, decode: (ids: number[]) => string, pa
   return { ids: doc.ids, mask };
 }
 
+/**
+ * Exact copies among greedy generations: every token of the target up to and including its first
+ * stop token (the chat format's `<|im_end|>`; the "\n" the template puts after it is not generated —
+ * generation ends at the stop token). Also the letters of the wanted strings and how many of them
+ * were written before the first mistake.
+ */
+export function scoreCopies(targets: readonly number[][], generated: readonly number[][], decode: (ids: number[]) => string, stopIds: readonly number[]): { exact: number; copied: number; letters: number } {
+  let exact = 0;
+  let copied = 0;
+  let letters = 0;
+  targets.forEach((target, i) => {
+    const stop = target.findIndex((t) => stopIds.includes(t));
+    const turn = stop < 0 ? target : target.slice(0, stop + 1);
+    const g = generated[i];
+    if (g.length >= turn.length && turn.every((t, j) => g[j] === t)) exact++;
+    const want = textOf(decode(turn));
+    const got = textOf(decode(g));
+    letters += want.length;
+    let k = 0;
+    while (k < want.length && got[k] === want[k]) k++;
+    copied += k;
+  });
+  return { exact, copied, letters };
+}
+
 /** The string a drill's echo call carries. */
 export const drillText = (c: ReturnType<typeof copyDrills>[number]): string => textOf(c.messages[2].content);
 
@@ -148,18 +173,7 @@ export async function runCopyProbe(
     const prompts = held.map((d) => d.ids.slice(0, d.mask.indexOf(1)));
     const targets = held.map((d, i) => d.ids.slice(prompts[i].length));
     const gens = await generate(rt, w, prompts, { ...GREEDY, maxNewTokens: Math.max(...targets.map((t) => t.length)) + 4, stopIds, seed: o.seed });
-    let exact = 0;
-    let copied = 0;
-    let letters = 0;
-    gens.forEach((g, i) => {
-      const want = textOf(tok.decode(targets[i]));
-      const got = textOf(tok.decode(g.tokens));
-      if (targets[i].every((t, j) => g.tokens[j] === t)) exact++;
-      letters += want.length;
-      let k = 0;
-      while (k < want.length && got[k] === want[k]) k++;
-      copied += k;
-    });
+    const { exact, copied, letters } = scoreCopies(targets, gens.map((g) => g.tokens), (ids) => tok.decode(ids), stopIds);
     const heldOutDrillLoss = await evalLoss(rt, w, heldRows, o.batch, o.seqLen, tok.padId);
     const heldOutFirstTokenLoss = await evalLoss(rt, w, firstRows, o.batch, o.seqLen, tok.padId);
     const heldOutRestLoss = await evalLoss(rt, w, restRows, o.batch, o.seqLen, tok.padId);
