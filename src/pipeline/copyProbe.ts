@@ -1,9 +1,10 @@
 // The copy probe: can a model trained from scratch learn to copy a string it has never seen? Every
 // held-out argument value of the routing and service test splits has to be copied from the request,
 // and the nano presets never learned it (README "What learns today"). This trains a fresh model (or,
-// continuing a saved probe, its weights) on copy drills, optionally mixed with induction sequences, (data/copyDrills.ts: the user writes random letters, the assistant echoes them in
-// the function-calling call format) and every `probeEvery` steps decodes held-out drills greedily:
-// exact copy = every assistant token right (the call with the string copied byte for byte).
+// continuing a saved probe, its weights) on copy drills (data/copyDrills.ts: the user writes random
+// letters, the assistant echoes them in the function-calling call format), optionally mixed with
+// induction sequences, and every `probeEvery` steps decodes held-out drills greedily: exact copy =
+// the assistant turn right up to its <|im_end|> (the call with the string copied byte for byte).
 // Held-out drills come from another seed's stream, and any whose string also occurs in training is
 // dropped, so a hit is a copy, never a recall.
 import { copyDrills } from '../data/copyDrills';
