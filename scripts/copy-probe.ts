@@ -24,8 +24,8 @@ async function main(): Promise<number> {
     console.log(`[copy-probe] step ${p.step} (${s} s): loss ${p.loss.toFixed(3)}, held-out drill loss ${p.heldOutDrillLoss.toFixed(3)} (string's first token ${p.heldOutFirstTokenLoss.toFixed(3)}, its other tokens ${p.heldOutRestLoss.toFixed(3)}), held-out induction loss ${p.heldOutInductionLoss.toFixed(3)}, exact copy ${formatRate(p.exact)}, copied prefix ${(100 * p.copiedPrefix).toFixed(1)} % | want "${p.example.want}" got ${JSON.stringify(p.example.got)}`);
   }, {
     from: from?.start,
-    onProbe: async (p, weights) => {
-      if (save === undefined) return;
+    // only with --save: reading every weight back at each probe costs a GPU readback
+    onProbe: save === undefined ? undefined : async (p, weights) => {
       const record: CopyProbeRecord = {
         preset: o.preset, drillSources: [...(from?.record.drillSources ?? []), { seed: o.seed, drills: o.drills }],
         totalSteps: (from?.record.totalSteps ?? 0) + p.step, point: p,

@@ -5,10 +5,11 @@
 // written to a temporary name and renamed, so a run stopped mid-write leaves the previous save whole.
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type ModelParams, modelFromSafetensors, modelToSafetensors } from '../../src/model/checkpointIO';
-import { type ModelConfig, PRESETS, type PresetName, shapeDifferences } from '../../src/model/config';
+import { type ModelParams, modelToSafetensors } from '../../src/model/checkpointIO';
+import type { ModelConfig, PresetName } from '../../src/model/config';
 import { copyDrills } from '../../src/data/copyDrills';
 import { type CopyProbePoint, type CopyProbeStart, drillText } from '../../src/pipeline/copyProbe';
+import { readPresetFolder } from './presetFolder';
 
 /** One drill stream a model trained on: copyDrills(drills, seed). */
 export interface DrillSource {
@@ -45,9 +46,7 @@ export function loadProbeFolder(dir: string, preset: PresetName): { start: CopyP
   const recordPath = join(dir, RECORD);
   if (!existsSync(recordPath)) throw new Error(`--from ${dir}: no ${RECORD} there (a folder written by copy-probe --save holds config.json, model.safetensors and ${RECORD})`);
   const record = JSON.parse(readFileSync(recordPath, 'utf8')) as CopyProbeRecord;
-  const { cfg, params } = modelFromSafetensors(readFileSync(join(dir, 'config.json'), 'utf8'), readFileSync(join(dir, 'model.safetensors')));
-  const differ = shapeDifferences(cfg, PRESETS[preset]);
-  if (differ.length) throw new Error(`--from ${dir}: its model differs from --preset ${preset} in ${differ.join(', ')}; pass the preset it was trained with (${record.preset})`);
+  const { params } = readPresetFolder(dir, preset, '--from', `pass the preset it was trained with (${record.preset})`);
   const trainedStrings = record.drillSources.flatMap((s) => copyDrills(s.drills, s.seed).map(drillText));
   return { start: { weights: params, trainedStrings }, record };
 }

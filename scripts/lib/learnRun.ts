@@ -3,11 +3,11 @@
 // (an f16 base with LoRA adapters, its own tokenizer; src/pipeline/loadModel.ts) — with the SFT-only
 // comparison arm, JSONL of every step, the final weights saved, and the last line's JSON object.
 // A function of (runtime, args, io), so a test runs the CLI's path on its own device.
-import { appendFileSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { GpuRuntime } from '../../src/gpu/runtime';
-import { PRESETS, shapeDifferences } from '../../src/model/config';
-import { modelFromSafetensors } from '../../src/model/checkpointIO';
+import { PRESETS } from '../../src/model/config';
+import { readPresetFolder } from './presetFolder';
 import { folderSource } from '../../src/model/hfFolderNode';
 import type { GpuWeights } from '../../src/model/weights';
 import { DiskBackend } from '../../src/storage/diskBackend';
@@ -71,23 +71,12 @@ async function modelFolder(dir: string) {
   return folderSource(dir);
 }
 
-/** The --init folder's weights, checked against the preset's shape (every weight trains). */
-function initWeights(dir: string, preset: keyof typeof PRESETS): Map<string, Float32Array> {
-  for (const f of ['config.json', 'model.safetensors']) {
-    if (!existsSync(join(dir, f))) throw new Error(`--init ${dir}: no ${f} there; give a folder with config.json and model.safetensors (npm run copy-probe -- --save DIR writes one)`);
-  }
-  const { cfg, params } = modelFromSafetensors(readFileSync(join(dir, 'config.json'), 'utf8'), readFileSync(join(dir, 'model.safetensors')));
-  const differ = shapeDifferences(cfg, PRESETS[preset]);
-  if (differ.length) throw new Error(`--init ${dir}: its model differs from preset ${preset} in ${differ.join(', ')}; pass the --preset it has`);
-  return params;
-}
-
 /** Runs every seed; prints the tables and, last, the summary line (also returned). */
 export async function runLearn(rt: GpuRuntime, args: LearnArgs, io: LearnIo): Promise<Record<string, unknown>> {
   const { log } = io;
   checkOutputPaths(args.out, args.save);
   const src = args.model === undefined ? undefined : await modelFolder(args.model);
-  const init = args.init === undefined ? undefined : initWeights(args.init, args.options.preset);
+  const init = args.init === undefined ? undefined : readPresetFolder(args.init, args.options.preset, '--init', 'pass the --preset it has').params;
   if (args.out) writeFileSync(args.out, '');
   const write = (obj: unknown): void => {
     if (args.out) appendFileSync(args.out, `${typeof obj === 'string' ? obj : JSON.stringify(obj)}\n`);
