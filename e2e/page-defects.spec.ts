@@ -6,8 +6,9 @@ import { shareHash } from '../src/app/shareLink';
 import { EXAMPLE_PIPELINES } from '../src/pipeline/presets';
 import { episode } from '../src/app/testEvents';
 import { chartPoints, levelOf, openPage, roughScreenshot, startRun, storeRun, tinyPipeline } from './pageKit';
+import { ONE_ADAPTER } from './tags';
 
-test('Stop during SFT ends the run at the next step and leaves the page consistent; a forced restart too', async ({ page }, info) => {
+test('Stop during SFT ends the run at the next step and leaves the page consistent; a forced restart too', ONE_ADAPTER, async ({ page }, info) => {
   await openPage(page, info);
   await startRun(page, tinyPipeline({ sftSteps: 200 }));
   await expect(page.getByTestId('run-log')).toContainText('SFT step 2/200', { timeout: 180_000 });
@@ -96,7 +97,7 @@ test("a degenerate sample (64 newlines, cut at the token limit) shows as a marke
   await expect(e.getByText('stopped: episode token limit')).toBeVisible();
 });
 
-test('the dark theme follows the switch and is remembered; no serious accessibility violations (axe) in either theme', async ({ page }, info) => {
+test('the dark theme follows the switch and is remembered; no serious accessibility violations (axe) in either theme', ONE_ADAPTER, async ({ page }, info) => {
   await openPage(page, info, { waitGpu: false });
   const serious = async () => (await new AxeBuilder({ page }).analyze()).violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
@@ -112,7 +113,7 @@ test('the dark theme follows the switch and is remembered; no serious accessibil
   await roughScreenshot(page, info, 'page-dark');
 });
 
-test('a lost GPU device: the page says what happened and offers to resume from the last checkpoint', async ({ page }, info) => {
+test('a lost GPU device: the page says what happened and offers to resume from the last checkpoint', ONE_ADAPTER, async ({ page }, info) => {
   await openPage(page, info);
   await startRun(page, tinyPipeline({ sftSteps: 10 }), { autosaveEvery: 2, title: 'device loss' });
   await expect(page.getByTestId('run-log')).toContainText('checkpoint saved after stage 1 step 2', { timeout: 180_000 });

@@ -5,6 +5,7 @@
 // re-renders (adding, removing and moving stages, changing a family) and Start/Stop swapping.
 import { expect, type Page, test } from '@playwright/test';
 import { openPage } from './pageKit';
+import { ONE_ADAPTER } from './tags';
 
 interface Focused {
   key: string;
@@ -65,7 +66,7 @@ function controlsInOrder(page: Page): Promise<string[]> {
 
 const focusedKey = async (page: Page) => (await focused(page))?.key ?? null;
 
-test('keyboard only: every control of the editor and the run panel in order with a visible focus; the form edited and a run started and stopped', async ({ page }, info) => {
+test('keyboard only: every control of the editor and the run panel in order with a visible focus; the form edited and a run started and stopped', ONE_ADAPTER, async ({ page }, info) => {
   test.setTimeout(420_000);
   await openPage(page, info);
   // 1. one Tab walk from the top of the page: nothing traps focus, every stop shows a focus ring and has a name

@@ -12,6 +12,7 @@ import { runEpisode } from '../src/eval/rollout';
 import { EXAMPLE_PIPELINES } from '../src/pipeline/presets';
 import { expertView } from '../src/workers/episodeView';
 import { chartPoints, downloadBytes, levelOf, openPage, runToEnd, startRun, storeRun, tinyPipeline } from './pageKit';
+import { ONE_ADAPTER } from './tags';
 
 test('the page says what it does; help popovers explain each term and open from the keyboard', async ({ page }, info) => {
   await openPage(page, info);
@@ -338,7 +339,7 @@ test('a multi-turn service episode: simulated-user turns, tool results and the r
   await expect(t.getByTestId('tool-call').first()).toContainText('✓');
 });
 
-test('a reload during a run offers to resume it with its charts and log; it continues from the checkpoint; a live time estimate while it trains', async ({ page }, info) => {
+test('a reload during a run offers to resume it with its charts and log; it continues from the checkpoint; a live time estimate while it trains', ONE_ADAPTER, async ({ page }, info) => {
   await openPage(page, info);
   await startRun(page, tinyPipeline({ sftSteps: 8 }), { autosaveEvery: 2, title: 'resume me' });
   // the page stays responsive while it trains (frames counted for 2 s; reported, asserted loosely: the machine is shared)
@@ -376,7 +377,7 @@ test('a reload during a run offers to resume it with its charts and log; it cont
   await expect(page.getByTestId('eta')).toHaveText('');
 });
 
-test('leaving during unsaved steps warns; a run without a checkpoint is reported as lost on the next visit', async ({ page, context }, info) => {
+test('leaving during unsaved steps warns; a run without a checkpoint is reported as lost on the next visit', ONE_ADAPTER, async ({ page, context }, info) => {
   await openPage(page, info);
   await page.getByTestId('intro').click(); // a person was here: Chromium only asks before leaving pages people used
   await startRun(page, tinyPipeline({ sftSteps: 40 }), { autosaveEvery: 0, title: 'unsaved' });
@@ -393,7 +394,7 @@ test('leaving during unsaved steps warns; a run without a checkpoint is reported
   await expect(again.getByTestId('resume-run')).toHaveCount(0);
 });
 
-test('a second tab sees the running one, watches it live, cannot start a second run, and can start after it ends', async ({ page, context }, info) => {
+test('a second tab sees the running one, watches it live, cannot start a second run, and can start after it ends', ONE_ADAPTER, async ({ page, context }, info) => {
   await openPage(page, info);
   await startRun(page, tinyPipeline({ sftSteps: 40 }), { title: 'tab one' });
   await expect(page.getByTestId('run-log')).toContainText('SFT step 1/40', { timeout: 180_000 });
