@@ -80,6 +80,8 @@ export interface SwarmResult {
   /** SHA-256 of the final weights and the weights themselves (≤ 4 M parameters); null until the run finished. */
   weightsSha256: string | null;
   weights: number[] | null;
+  /** Data parallel: this rank's gradient exchange (bytes it sent to and received from the other ranks, steps); null without a shard. */
+  gradientExchange: { bytesSent: number; bytesReceived: number; steps: number } | null;
 }
 
 export interface SwarmApi {
@@ -158,6 +160,7 @@ export function installSwarm(host: SwarmHost): void {
       return {
         sftLosses: [...s.sftLosses], grpoLosses: s.records.map((r) => r.metrics.loss ?? Number.NaN),
         weightsSha256: s.finalWeights?.sha256 ?? null, weights: s.finalWeights?.values ? [...s.finalWeights.values] : null,
+        gradientExchange: s.gradientExchange ? { ...s.gradientExchange } : null,
       };
     },
   };

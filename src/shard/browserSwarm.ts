@@ -9,7 +9,7 @@ import type { ModelConfig } from '../model/config';
 import { IdbBackend } from '../storage/idbBackend';
 import { newMemberId, newRunId, newSecret } from './auth';
 import type { Libp2pTransport } from './libp2pTransport';
-import { type SwarmLink, swarmUrl } from './link';
+import { machinesDataParallelProblem, type SwarmLink, swarmUrl } from './link';
 import { watchPageLifecycle } from './pageLifecycle';
 import type { Lifecycle } from './protocol';
 import { type LockManagerLike, SwarmSession } from './session';
@@ -52,12 +52,13 @@ export async function startBrowserSwarm(linkIn: SwarmLink | { config: PipelineCo
   let link: SwarmLink;
   let transport: TabTransport | Libp2pTransport;
   const overMachines = 'relay' in linkIn && linkIn.relay;
-  if (overMachines && linkIn.dp) throw new Error('data-parallel runs work across tabs of one browser only: leave the relay address empty, or choose rollout tabs');
+  const machines = overMachines && linkIn.dp ? machinesDataParallelProblem(linkIn.dp.world) : null;
+  if (machines) throw new Error(`this run cannot start: ${machines}`);
   if (overMachines) {
     const { Libp2pTransport } = await import('./libp2pTransport'); // libp2p loads only for runs across machines
     const t = await Libp2pTransport.start({ relay: linkIn.relay!, log });
     transport = t;
-    link = 'run' in linkIn ? linkIn : newLink(linkIn.config, { model: linkIn.model, relay: linkIn.relay, leader: t.selfId });
+    link = 'run' in linkIn ? linkIn : newLink(linkIn.config, { model: linkIn.model, relay: linkIn.relay, leader: t.selfId, dp: linkIn.dp });
   } else {
     link = 'run' in linkIn ? linkIn : newLink(linkIn.config, { model: linkIn.model, dp: linkIn.dp });
     transport = new TabTransport(newMemberId(), link.run);

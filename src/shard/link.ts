@@ -29,6 +29,20 @@ export interface SwarmLink {
 /** Most tabs a data-parallel run may have (a rank is one tab of this browser). */
 export const MAX_DP_WORLD = 16;
 
+/**
+ * Most members of a data-parallel run across machines. Every rank sends its gradients to every other
+ * rank over a direct WebRTC link; a joiner dials only the leader, so two members (leader and one
+ * joiner) are linked from the start. With three or more, ranks 1… would dial each other on their
+ * first gradient exchange, both sides at once, and a second stream between two peers replaces the
+ * first (libp2pTransport.attach) with frames in flight: not done, refused with this reason instead.
+ */
+export const MAX_DP_MACHINES = 2;
+
+/** Why a data-parallel link over a relay cannot run (null: it can). */
+export function machinesDataParallelProblem(world: number): string | null {
+  return world > MAX_DP_MACHINES ? `it asks for data parallel over ${world} machines; across machines a data-parallel run has at most ${MAX_DP_MACHINES} members so far (more tabs of one browser: leave the relay address empty)` : null;
+}
+
 const modelSchema = z.object({
   vocabSize: z.number().int(), hiddenSize: z.number().int(), intermediateSize: z.number().int(), numLayers: z.number().int(),
   numHeads: z.number().int(), numKvHeads: z.number().int(), headDim: z.number().int(), rmsNormEps: z.number(), ropeTheta: z.number(),
@@ -87,7 +101,8 @@ export function readSwarmLink(hash: string): SwarmLinkRead {
   const cfg = validatePipelineConfig(r.data.config);
   if (!cfg.ok) return invalid(`its run configuration is invalid (${cfg.errors.join('; ')})`);
   if (!r.data.dp && !cfg.config.stages.some((s) => s.kind === 'grpo')) return invalid('its run has no GRPO stage, so there is nothing for other tabs to do');
-  if (r.data.dp && r.data.relay) return invalid('it asks for data parallel across machines; data-parallel runs work across tabs of one browser only');
+  const machines = r.data.dp && r.data.relay ? machinesDataParallelProblem(r.data.dp.world) : null;
+  if (machines) return invalid(machines);
   if (r.data.model) {
     try {
       validateModelConfig(r.data.model);

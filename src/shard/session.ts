@@ -24,7 +24,9 @@ import { type MemberStatus, SwarmNode } from './swarmNode';
 import { swarmPool } from './swarmPool';
 import type { Lifecycle } from './protocol';
 import { DataParallelRun, dataParallelProblem, type DataParallelStart, rankRolloutsPerSec, weightsFingerprint } from './dataParallelRun';
-import { gradientShard } from './dataParallel';
+import type { Collective } from './collective';
+import { gradientShard, type GradientShardStats } from './dataParallel';
+import type { GradientShard } from '../train/optimizerState';
 import type { SessionOptions, SessionRole, SwarmView } from './sessionTypes';
 
 export type { LockManagerLike, SessionOptions, SessionRole, SwarmView } from './sessionTypes';
@@ -67,6 +69,8 @@ export class SwarmSession {
   readonly sftLosses: number[] = [];
   /** Data parallel: SHA-256 of the final weights (float32, parameter-table order), and the weights when small (≤ 4 M parameters, for drivers). */
   finalWeights: { sha256: string; values: Float32Array | null } | null = null;
+  /** Data parallel: this rank's gradient exchange so far (null: no shard — rollout runs, or world 1). */
+  gradientExchange: GradientShardStats | null = null;
 
   constructor(private readonly o: SessionOptions) {
     this.log = o.log ?? (() => {});
@@ -276,7 +280,10 @@ export class SwarmSession {
       const problem = dataParallelProblem(this.cfg, this.o.link.dp!.world);
       if (problem) throw new Error(`this run cannot train data parallel: ${problem}`);
       const store = await this.o.store();
-      if ((await store.list()).complete.length) {
+      const stoppedAt = (await store.list()).complete;
+      // across machines each rank's IndexedDB is on its own machine: the others cannot load rank 0's checkpoint
+      if (stoppedAt.length && !this.o.locks) throw new Error(`this data-parallel run across machines stopped before (checkpoint ${stoppedAt.at(-1)} on this machine); resuming it would need that checkpoint on every machine, which is not sent over the network yet: start a new run from the Swarm panel`);
+      if (stoppedAt.length) {
         const found = await resumePipeline(await this.runtime(), store, this.cfg, this.model);
         for (const n of found?.notes ?? []) this.note(n);
         if (found) this.note(`this data-parallel run stopped before: every rank resumes from checkpoint ${found.id} (stage ${found.stage}, step ${found.step})`);
@@ -327,7 +334,7 @@ export class SwarmSession {
           this.trajectoriesBy.local = (this.trajectoriesBy.local ?? 0) + (r.rank?.episodes ?? 0); // the episodes this rank played
         },
       }, {
-        model: this.model, shard: s.collective ? gradientShard(rt, s.collective) : undefined, initial: found?.point.initial, resume: found?.point,
+        model: this.model, shard: s.collective ? this.shardFor(rt, s.collective) : undefined, initial: found?.point.initial, resume: found?.point,
         checkpoints: store ? { store, every: this.o.checkpointEvery ?? 1, keepLast: 2 } : undefined,
       });
       const values = await result.weights.download();
@@ -337,12 +344,22 @@ export class SwarmSession {
       this.o.finished?.set();
       this.note(`run finished on rank ${s.rank} of ${s.ranks.length}: ${this.sftLosses.length} SFT and ${this.records.length} GRPO steps; final weights sha256 ${this.finalWeights.sha256.slice(0, 16)}… (the same on every rank)`);
     } catch (e) {
-      // every rank of a browser sees rank 0's IndexedDB; listed before 'failed' shows (the page reads both at once)
-      const kept = await this.o.store().then((b) => b.list()).then((l) => l.complete, () => null);
+      // every rank of a browser sees rank 0's IndexedDB; listed before 'failed' shows (the page reads both at once).
+      // Across machines only rank 0 has the run's checkpoints (on its own machine).
+      const overMachines = !this.o.locks;
+      const kept = overMachines && s.rank !== 0 ? null : await this.o.store().then((b) => b.list()).then((l) => l.complete, () => null);
       this.fail(e);
-      if (kept) this.note(kept.length ? `the run stopped; rank 0's checkpoints are intact: ${kept.join(', ')} (open the run's link in ${s.ranks.length} tabs again to resume from the newest)` : 'the run stopped before its first checkpoint');
+      if (overMachines && s.rank !== 0) this.note(`the run stopped; its checkpoints are rank 0's, on rank 0's machine`);
+      else if (overMachines && kept) this.note(kept.length ? `the run stopped; its checkpoints on this machine are intact: ${kept.join(', ')} (a run across machines cannot be resumed yet: start a new one)` : 'the run stopped before its first checkpoint');
+      else if (kept) this.note(kept.length ? `the run stopped; rank 0's checkpoints are intact: ${kept.join(', ')} (open the run's link in ${s.ranks.length} tabs again to resume from the newest)` : 'the run stopped before its first checkpoint');
       await this.node.stop(`its data-parallel run stopped: ${this.error}`.slice(0, 500));
     }
+  }
+
+  private shardFor(rt: GpuRuntime, collective: Collective): GradientShard {
+    const shard = gradientShard(rt, collective);
+    this.gradientExchange = shard.stats;
+    return shard;
   }
 
   /** Stops as a closed tab would (tests): no bye, nothing sent or received, the run stops at its next step. */
