@@ -6,7 +6,7 @@
 // rewards that vary is dataParallelGrpo.test.ts's); a rank that vanishes mid-run fails the other
 // with its name, rank 0's checkpoints kept; the stopped run resumes from them on two new tabs and
 // ends with the uninterrupted run's weights; a run stopped in its GRPO stage resumes on 2 tabs and
-// on 1 (a smaller world).
+// on 1 (a smaller world). Across machines (no shared IndexedDB) rank 0 refuses to resume, saying why.
 import { describe, expect, it } from 'vitest';
 import { testRuntime } from '../gpu/testDevice';
 import { PIPELINE_CONFIG_VERSION, parsePipelineConfig, type PipelineConfig } from '../pipeline/config';
@@ -213,4 +213,28 @@ describe('data parallel across tabs (SwarmSession)', () => {
     await r1.leading;
     expect(r1.view()).toMatchObject({ state: 'failed', role: 'rank' });
   }, 300_000);
+
+  it('across machines (no shared IndexedDB): a stopped run is not resumed — rank 0 refuses, saying why', async () => {
+    // a machine's leader: no Web Locks (lead by the link), its own store
+    const cfg = config(6, 2, 0);
+    const link: SwarmLink = { v: 1, run: 'run-dp-machines', secret: 'secret-dp-test-0007', config: cfg, model: MICRO_MODEL, dp: { world: 1 } };
+    const store = new MemoryBackend();
+    const machine = () => new SwarmSession({
+      link, transport: new MemoryHub().join('machine-a'), locks: null, lead: true, runtime: () => testRuntime('opengles'), store: async () => store,
+      heartbeatMs: 50, silenceMs: 10_000, collectiveTimeoutMs: 30_000,
+    });
+    const first = machine();
+    await first.start();
+    await until('the first run', () => ['done', 'failed'].includes(first.view().state), 60_000);
+    expect(first.view().error).toBeNull();
+    const saved = (await store.list()).complete;
+    expect(saved.length).toBeGreaterThan(0);
+    const again = machine();
+    await again.start();
+    await until('the refusal', () => ['done', 'failed'].includes(again.view().state), 60_000);
+    expect(again.view().state).toBe('failed');
+    expect(again.view().error).toContain(`this data-parallel run across machines stopped before (checkpoint ${saved.at(-1)} on this machine)`);
+    expect(again.sftLosses).toEqual([]); // it trained nothing
+    for (const t of [first, again]) await t.stop();
+  }, 120_000);
 });
