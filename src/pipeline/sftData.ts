@@ -4,6 +4,9 @@
 // the same renderer the rollouts use, loss on assistant tokens only. Documents longer than the
 // context are dropped and counted, never cut (a cut conversation would teach a truncated answer).
 import { DEFAULT_ATTEMPTS_PER_CONVERSATION, rejectionReason } from '../data/synth';
+import { withRandomValues } from '../data/randomValues';
+import type { FunctionCallingTask } from '../envs/functionCalling/types';
+import { Rng } from '../util/rng';
 import { runEpisode } from '../eval/rollout';
 import { mixSeeds } from '../util/seeds';
 import type { ChatConversation } from '../data/chatJsonl';
@@ -19,6 +22,8 @@ export interface SftDataReport {
   tooLong: number;
   /** Copy drills mixed in (data/copyDrills.ts). */
   drills?: number;
+  /** Function-calling examples whose argument values were replaced by random ones (data/randomValues.ts). */
+  randomValues?: number;
   /** Synthetic data: expert episodes run, and those the verification rejected. */
   generated?: number;
   rejected?: number;
@@ -59,13 +64,26 @@ export function encodeSftConversations(conversations: readonly { messages: reado
  * calls with other spacing. Throws when the experts cannot produce enough (a broken family),
  * naming how many were kept and why the rest were rejected.
  */
-export async function syntheticSftDocs(family: EnvFamily, examples: number, seed: number, tok: Tokenizer, render: PromptRenderer, maxTokens: number, limits?: Partial<EpisodeLimits>): Promise<{ docs: EncodedDoc[]; report: SftDataReport }> {
+export async function syntheticSftDocs(
+  family: EnvFamily, examples: number, seed: number, tok: Tokenizer, render: PromptRenderer, maxTokens: number, limits?: Partial<EpisodeLimits>,
+  /** Share of function-calling tasks whose argument values are replaced by random value-shaped strings (data/randomValues.ts). */
+  randomValues = 0,
+): Promise<{ docs: EncodedDoc[]; report: SftDataReport }> {
   const kept: { messages: ChatMessage[]; tools: ToolSpec[] }[] = [];
   const rejectedBy: Record<string, number> = {};
   const maxAttempts = examples * DEFAULT_ATTEMPTS_PER_CONVERSATION;
   let generated = 0;
+  let randomised = 0;
   for (let i = 0; kept.length < examples && i < maxAttempts; i++) {
-    const task = family.generateTask(seed, i, 'train');
+    let task = family.generateTask(seed, i, 'train');
+    if (randomValues > 0 && task.family === 'function-calling') {
+      const rng = new Rng(mixSeeds(seed, 0x7a1e, i));
+      if (rng.next() < randomValues) {
+        const swapped = withRandomValues(task as FunctionCallingTask, rng);
+        if (swapped !== task) randomised++;
+        task = swapped;
+      }
+    }
     const expertSeed = mixSeeds(seed, 0x5f7d, i);
     // the rollouts' limits (e.g. maxTurns, which the coding prompt states), so SFT prompts are the ones RL and evaluation show
     const episode = await runEpisode(family, task, family.expertPolicy(task, expertSeed), { seed: expertSeed, limits });
@@ -78,7 +96,7 @@ export async function syntheticSftDocs(family: EnvFamily, examples: number, seed
     throw new Error(`SFT data: the experts produced ${kept.length} of ${examples} verified conversations in ${generated} episodes (rejected: ${JSON.stringify(rejectedBy)})`);
   }
   const encoded = encodeSftConversations(kept, tok, render, maxTokens);
-  return { docs: encoded.docs, report: { ...encoded.report, generated, rejected: generated - kept.length } };
+  return { docs: encoded.docs, report: { ...encoded.report, generated, rejected: generated - kept.length, ...(randomValues > 0 ? { randomValues: randomised } : {}) } };
 }
 
 /** HF chat JSONL conversations (e.g. `npm run synth` output) as SFT input. */

@@ -31,6 +31,7 @@ export function stageFields(kind: StageConfig['kind'], i: number): FieldSpec[] {
       { path: p('lr'), label: 'Learning rate', kind: 'num', help: 'lr' },
       { path: p('data.examples'), label: 'Expert conversations', kind: 'int', help: 'examples' },
       { path: p('data.drills'), label: 'Copy drills', kind: 'int', help: 'drills' },
+      { path: p('data.randomValues'), label: 'Random argument values', kind: 'num', help: 'randomValues' },
       { path: p('warmupSteps'), label: 'Warm-up steps', kind: 'int', help: 'warmupSteps' },
       { path: p('minLrRatio'), label: 'Final lr ratio', kind: 'num', help: 'minLrRatio' },
       { path: p('specialists'), label: 'Specialists', kind: 'bool', help: 'specialists' },
