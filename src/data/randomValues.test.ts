@@ -48,7 +48,7 @@ describe('random argument values', () => {
 
   it('SFT data with every routing example randomised: all verified by the expert replay, no call argument from any pool', async () => {
     const tok = new ByteTokenizer();
-    const { docs, report } = await syntheticSftDocs(ROUTING_FAMILIES.route4, 64, 11, tok, defaultRenderer(tok), 512, { maxTurns: 2 }, 1);
+    const { docs, report } = await syntheticSftDocs(ROUTING_FAMILIES.route4, 64, 11, tok, defaultRenderer(tok), 512, { maxTurns: 2 }, { randomValues: 1 });
     expect(report.randomValues).toBe(64);
     expect(report.rejected).toBe(0);
     expect(docs).toHaveLength(64);
@@ -58,7 +58,7 @@ describe('random argument values', () => {
       for (const v of args.flat()) expect(POOL.has(v.toLowerCase()), v).toBe(false);
     }
     // half: about half randomised, the rest keep train-pool values
-    const half = await syntheticSftDocs(ROUTING_FAMILIES.route4, 64, 11, tok, defaultRenderer(tok), 512, { maxTurns: 2 }, 0.5);
+    const half = await syntheticSftDocs(ROUTING_FAMILIES.route4, 64, 11, tok, defaultRenderer(tok), 512, { maxTurns: 2 }, { randomValues: 0.5 });
     expect(half.report.randomValues).toBeGreaterThan(16);
     expect(half.report.randomValues).toBeLessThan(48);
   });

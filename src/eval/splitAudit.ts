@@ -4,6 +4,8 @@
 // leakCheck.ts. Held-out content is both DECLARED (the pools' validation/test parts) and
 // OBSERVED (what validation/test tasks actually contain), so a generator that ignores its split
 // shows up even where its pools are cut correctly.
+import { withRandomValues } from '../data/randomValues';
+import { withWrappedRequest } from '../data/requestWrappers';
 import { CODING_LEVELS, codingLevelFamily, LEVEL_TEMPLATE_SPLITS } from '../envs/coding/index';
 import { catalogueEntityStrings } from '../envs/functionCalling/catalogue/inventory';
 import { phrasingListsUsed } from '../envs/functionCalling/catalogue/pools';
@@ -26,6 +28,7 @@ import { routingToolChats } from '../data/toolChats';
 import { synthesizeFamily } from '../data/synth';
 import type { ChatConversation } from '../data/chatJsonl';
 import { countOverlap, type HeldOutSet, type OverlapRow, type TrainStream } from './leakCheck';
+import { Rng } from '../util/rng';
 
 /** Sizes of an audit (tasks per stream); larger finds rarer leaks. */
 export interface AuditSizes {
@@ -83,7 +86,13 @@ function rows(streams: readonly TrainStream[], sets: readonly HeldOutSet[], pair
 export async function auditRouting(level: RoutingLevel, family: EnvFamily<FunctionCallingTask>, n: AuditSizes): Promise<OverlapRow[]> {
   const train = tasksOf(family, n.seed, 'train', n.train);
   const held = HELD.flatMap((split) => tasksOf(family, n.seed, split, n.heldOut));
-  const streams: TrainStream[] = [{ name: `${level} train requests`, texts: train.flatMap((t) => userTexts(t.question)) }];
+  // the SFT augmentations (random argument values, requests wrapped in small talk) on the same train tasks
+  const rng = new Rng(n.seed ^ 0x5a17);
+  const augmented = train.map((t) => withWrappedRequest(withRandomValues(t, rng), rng));
+  const streams: TrainStream[] = [
+    { name: `${level} train requests`, texts: train.flatMap((t) => userTexts(t.question)) },
+    { name: `${level} SFT-augmented train requests (random values, wrapped)`, texts: augmented.flatMap((t) => userTexts(t.question)) },
+  ];
   if (level === 'route4' && n.sft > 0) {
     const chats = await routingToolChats(n.sft, n.seed, 'train');
     streams.push({ name: 'SFT routing chats (data/toolChats)', texts: chats.flatMap(conversationTexts) });
@@ -98,7 +107,7 @@ export async function auditRouting(level: RoutingLevel, family: EnvFamily<Functi
   ];
   const pairs: [number, number][] = streams.flatMap((_, s) => sets.map((__, h): [number, number] => [s, h]));
   // a whole SFT conversation is no prompt: exact prompt matching applies to requests only
-  return rows(streams, sets, pairs.filter(([s, h]) => !(s > 0 && h === 0)));
+  return rows(streams, sets, pairs.filter(([s, h]) => !(s > 1 && h === 0)));
 }
 
 /** The BFCL-style mix: prompts, argument values, entity values, phrasings and unseen tools vs train tasks and expert SFT data. */

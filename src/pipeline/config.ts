@@ -57,12 +57,13 @@ export const sftStageSchema = z.object({
    * `steps` (epochs = steps × batchSize / examples); `drills` copy drills mixed in (data/copyDrills.ts:
    * generic echo calls of random strings, for models without pretraining); `randomValues` the share of
    * function-calling examples whose argument values are replaced by random value-shaped strings
-   * (data/randomValues.ts: copying instead of memorising a closed train pool; absent = 0). jsonl: HF
-   * chat lines ({messages, tools}).
+   * (data/randomValues.ts: copying instead of memorising a closed train pool; absent = 0);
+   * `wrappedRequests` the share whose request is wrapped in a few words of small talk
+   * (data/requestWrappers.ts: the value at new offsets; absent = 0). jsonl: HF chat lines ({messages, tools}).
    */
   data: z.discriminatedUnion('source', [
     z.object({
-      source: z.literal('synthetic'), examples: int(1, 1_000_000), drills: int(0, 1_000_000).default(0), randomValues: num(0, 1).optional(),
+      source: z.literal('synthetic'), examples: int(1, 1_000_000), drills: int(0, 1_000_000).default(0), randomValues: num(0, 1).optional(), wrappedRequests: num(0, 1).optional(),
       tasks: taskMixSchema.optional(),
     }).strict(),
     z.object({ source: z.literal('jsonl'), path: z.string().min(1) }).strict(),

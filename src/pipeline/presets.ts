@@ -85,6 +85,8 @@ export interface LearningOptions {
   sftDrills: number;
   /** Share of function-calling SFT examples with random argument values (data/randomValues.ts; 0: none). */
   sftRandomValues?: number;
+  /** Share of function-calling SFT examples whose request is wrapped in small talk (data/requestWrappers.ts; 0: none). */
+  sftWrappedRequests?: number;
   sftSteps: number;
   sftLr: number;
   sftBatch: number;
@@ -126,7 +128,7 @@ export function learningConfig(o: LearningOptions): PipelineConfig {
   const stages: StageConfig[] = [];
   const test = (label: string, baselines: boolean): StageConfig => ({ kind: 'eval', label, split: o.evalSplit ?? 'test', n: o.evalN, baselines });
   if (o.evalBefore) stages.push(test('before SFT', false));
-  stages.push({ kind: 'sft', data: { source: 'synthetic', examples: o.sftExamples, drills: o.sftDrills, ...(o.sftRandomValues ? { randomValues: o.sftRandomValues } : {}) }, steps: o.sftSteps, batchSize: o.sftBatch, lr: o.sftLr, warmupSteps: 10, minLrRatio: 1 });
+  stages.push({ kind: 'sft', data: { source: 'synthetic', examples: o.sftExamples, drills: o.sftDrills, ...(o.sftRandomValues ? { randomValues: o.sftRandomValues } : {}), ...(o.sftWrappedRequests ? { wrappedRequests: o.sftWrappedRequests } : {}) }, steps: o.sftSteps, batchSize: o.sftBatch, lr: o.sftLr, warmupSteps: 10, minLrRatio: 1 });
   stages.push(test('after SFT', true));
   if (o.evalEvery > 0) stages.push({ kind: 'eval', label: 'validation after SFT', split: 'validation', n: o.validationN, baselines: false });
   stages.push({

@@ -5,6 +5,7 @@
 // context are dropped and counted, never cut (a cut conversation would teach a truncated answer).
 import { DEFAULT_ATTEMPTS_PER_CONVERSATION, rejectionReason } from '../data/synth';
 import { withRandomValues } from '../data/randomValues';
+import { withWrappedRequest } from '../data/requestWrappers';
 import type { FunctionCallingTask } from '../envs/functionCalling/types';
 import { Rng } from '../util/rng';
 import { runEpisode } from '../eval/rollout';
@@ -24,6 +25,8 @@ export interface SftDataReport {
   drills?: number;
   /** Function-calling examples whose argument values were replaced by random ones (data/randomValues.ts). */
   randomValues?: number;
+  /** Function-calling examples whose request was wrapped in small talk (data/requestWrappers.ts). */
+  wrappedRequests?: number;
   /** Synthetic data: expert episodes run, and those the verification rejected. */
   generated?: number;
   rejected?: number;
@@ -66,22 +69,29 @@ export function encodeSftConversations(conversations: readonly { messages: reado
  */
 export async function syntheticSftDocs(
   family: EnvFamily, examples: number, seed: number, tok: Tokenizer, render: PromptRenderer, maxTokens: number, limits?: Partial<EpisodeLimits>,
-  /** Share of function-calling tasks whose argument values are replaced by random value-shaped strings (data/randomValues.ts). */
-  randomValues = 0,
+  /** Shares of function-calling tasks whose argument values are random value-shaped strings (data/randomValues.ts), whose request is wrapped in small talk (data/requestWrappers.ts). */
+  augment: { randomValues?: number; wrappedRequests?: number } = {},
 ): Promise<{ docs: EncodedDoc[]; report: SftDataReport }> {
   const kept: { messages: ChatMessage[]; tools: ToolSpec[] }[] = [];
   const rejectedBy: Record<string, number> = {};
   const maxAttempts = examples * DEFAULT_ATTEMPTS_PER_CONVERSATION;
   let generated = 0;
   let randomised = 0;
+  let wrapped = 0;
+  const { randomValues = 0, wrappedRequests = 0 } = augment;
   for (let i = 0; kept.length < examples && i < maxAttempts; i++) {
     let task = family.generateTask(seed, i, 'train');
-    if (randomValues > 0 && task.family === 'function-calling') {
+    if ((randomValues > 0 || wrappedRequests > 0) && task.family === 'function-calling') {
       const rng = new Rng(mixSeeds(seed, 0x7a1e, i));
       if (rng.next() < randomValues) {
         const swapped = withRandomValues(task as FunctionCallingTask, rng);
         if (swapped !== task) randomised++;
         task = swapped;
+      }
+      if (rng.next() < wrappedRequests) {
+        const w = withWrappedRequest(task as FunctionCallingTask, rng);
+        if (w !== task) wrapped++;
+        task = w;
       }
     }
     const expertSeed = mixSeeds(seed, 0x5f7d, i);
@@ -96,7 +106,7 @@ export async function syntheticSftDocs(
     throw new Error(`SFT data: the experts produced ${kept.length} of ${examples} verified conversations in ${generated} episodes (rejected: ${JSON.stringify(rejectedBy)})`);
   }
   const encoded = encodeSftConversations(kept, tok, render, maxTokens);
-  return { docs: encoded.docs, report: { ...encoded.report, generated, rejected: generated - kept.length, ...(randomValues > 0 ? { randomValues: randomised } : {}) } };
+  return { docs: encoded.docs, report: { ...encoded.report, generated, rejected: generated - kept.length, ...(randomValues > 0 ? { randomValues: randomised } : {}), ...(wrappedRequests > 0 ? { wrappedRequests: wrapped } : {}) } };
 }
 
 /** HF chat JSONL conversations (e.g. `npm run synth` output) as SFT input. */
