@@ -10,6 +10,9 @@ describe('parseLearnArgs', () => {
     const cfg = learningConfig(a.options); // what the CLI runs: a valid pipeline config
     expect(cfg.stages.map((s) => s.kind)).toEqual(['sft', 'eval', 'eval', 'grpo', 'eval']);
     expect(parseLearnArgs(['--family', 'service']).options.tasks).toEqual([{ family: 'service', weight: 1 }]);
+    // the SFT augmentations reach the sft stage's data
+    const aug = learningConfig(parseLearnArgs(['--family', 'function-calling', '--sft-random-values', '0.25', '--sft-wrapped-requests', '1']).options);
+    expect(aug.stages[0]).toMatchObject({ kind: 'sft', data: { source: 'synthetic', randomValues: 0.25, wrappedRequests: 1 } });
     expect(parseLearnArgs(['--family', 'all']).options.tasks.map((t) => t.family)).toEqual(['function-calling', 'service', 'coding']);
   });
 
@@ -28,6 +31,7 @@ describe('parseLearnArgs', () => {
     expect(() => parseLearnArgs(['--family', 'function-calling', '--kl=-0.1'])).toThrow(/--kl takes a number ≥ 0 up to 100, got '-0.1'/);
     expect(() => parseLearnArgs(['--family', 'function-calling', '--credit', 'token'])).toThrow(/--credit takes one of trajectory, turn, component/);
     expect(() => parseLearnArgs(['--family', 'function-calling', '--bogus'])).toThrow(/Unknown option '--bogus'/);
+    expect(() => parseLearnArgs(['--family', 'function-calling', '--sft-random-values', '1.5'])).toThrow(/--sft-random-values takes a number ≥ 0 up to 1, got '1.5'/);
     expect(() => parseLearnArgs(['--family', 'function-calling', '--steps', '1', '--steps', '2'])).toThrow(/--steps is given twice/);
     expect(() => parseLearnArgs(['--family', 'function-calling', '--seeds', '1,1'])).toThrow(/listed twice/);
     expect(() => parseLearnArgs(['--family', 'all', '--level', 'route4'])).toThrow(/--family all the mix is fixed/);
