@@ -2,9 +2,10 @@
 // out is replaced, in the request and in the expected calls, by random letters of the same shape
 // (a capitalised word for "Lima", an upper-case code for "IBM", lower-case letters for "serene",
 // word by word). Why: a train split draws its values from a closed pool (≈ 100 cities), so SFT on it
-// can be fitted by memorising how each value is spelled, and a model that has learned to copy
-// (copy-probe) unlearns copying there; with values it has never seen, the only way to the right
-// argument is to copy it from the request — what the test split's unseen values ask for. The
+// can be fitted by memorising how each value is spelled; with values it has never seen, the only way
+// to the right argument is to copy it from the request — what the test split's unseen values ask
+// for. (Measured once from the copy model, README "Routing from a model that copies": it did not
+// raise validation success; the option stays for other models and task sets.) The
 // routing itself (which tool for which phrasing) is untouched: the train phrasings stay. A random
 // value is never a value of any routing pool of any split (so no validation or test value enters
 // the training data), asserted in randomValues.test.ts.
