@@ -59,7 +59,13 @@ describe('train / validation / test are disjoint by construction', () => {
     };
     const rows = await auditRouting('route4', leaky, { seed: 1, train: 600, heldOut: 100, sft: 0 });
     console.log(`a leaky generator, for contrast\n${formatOverlapTable(rows)}`);
-    for (const r of rows) expect(r.overlapping, `${r.stream} × ${r.heldOut}`).toBeGreaterThan(0);
+    for (const r of rows) {
+      // the SFT augmentation replaces every value with random letters: its prompts and values cannot leak even
+      // from a leaky generator, its phrasings (kept as they are) do
+      const randomised = r.stream.includes('SFT-augmented') && !r.heldOut.includes('phrasings');
+      if (randomised) expect(r.overlapping, `${r.stream} × ${r.heldOut}`).toBe(0);
+      else expect(r.overlapping, `${r.stream} × ${r.heldOut}`).toBeGreaterThan(0);
+    }
   });
 
   it('counts exact, whole-word and template matches, and not partial words', () => {
