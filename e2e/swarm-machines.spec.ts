@@ -2,8 +2,9 @@
 // circuit-relay-v2 node on 127.0.0.1 (scripts/lib/relayNode.ts, what `npm run relay` starts): the
 // second browser joins through the link, plays rollouts over WebRTC, and the leader's metrics count
 // its trajectories; a link with a wrong secret is refused with a clear message on the page. Then data
-// parallel across the two browsers: their SFT losses are one tab's at the same global batch, their
-// gradients crossing the WebRTC link every step.
+// parallel across three browsers: their SFT losses are one tab's at the same global batch, their
+// gradients crossing the WebRTC links via rank 0 every step; and a run stopped by a closed page
+// resumes when the leader's page reloads and a new machine joins (the checkpoint sent to it).
 import { type Browser, chromium, expect, type Page, test } from '@playwright/test';
 import { startRelay } from '../scripts/lib/relayNode';
 import { expectOneTabsRun, MICRO_MODEL, swarmRunConfig, swarmSftConfig } from './swarmFixtures';
@@ -62,7 +63,7 @@ test('two browsers through a local relay: the second joins by the link and plays
 /** heartbeat, silence window, chunk deadline, collective timeout (ms): nobody leaves; generous waits for a loaded machine. */
 const DP_TIMING = [250, 8000, 600_000, 60_000] as const;
 
-test('data parallel across two browsers through a local relay: one tab\'s SFT losses and weights, the gradients over WebRTC', async ({}, info) => {
+test('data parallel across three browsers through a local relay: one tab\'s SFT losses and weights; stopped, the leader\'s page reloads and resumes with a new machine', async ({}, info) => {
   const { launchOptions, baseURL } = info.project.use as { launchOptions: Parameters<typeof chromium.launch>[0]; baseURL: string };
   const level = info.project.metadata.featureLevel as string;
   const query = `?adapter=${level}&swarmTiming=${DP_TIMING.join(',')}`;
@@ -71,44 +72,76 @@ test('data parallel across two browsers through a local relay: one tab\'s SFT lo
   const lines: string[] = [];
   const STEPS = 6;
   const config = swarmSftConfig(7, STEPS);
-  const start = (p: Page, opts: { relay?: string; world: number }) => p.evaluate(([c, m, r, w, t]) => window.tabforgeSwarm.start({
+  const start = (p: Page, opts: { relay?: string; world: number; config?: unknown }) => p.evaluate(([c, m, r, w, t]) => window.tabforgeSwarm.start({
     config: c as never, model: m as never, relay: r || undefined, dp: { world: w }, timing: { heartbeatMs: t[0], silenceMs: t[1], chunkDeadlineMs: t[2], collectiveTimeoutMs: t[3] },
-  }), [config, MICRO_MODEL, opts.relay ?? '', opts.world, DP_TIMING] as const);
+  }), [opts.config ?? config, MICRO_MODEL, opts.relay ?? '', opts.world, DP_TIMING] as const);
   const ended = (p: Page) => p.waitForFunction(() => ['done', 'failed', 'refused'].includes(window.tabforgeSwarm.view()!.state), undefined, { timeout: 180_000 });
+  const result = (p: Page) => p.evaluate(() => window.tabforgeSwarm.result()!);
   try {
-    const open = async (name: string, hash = '') => {
-      const browser = await chromium.launch(launchOptions);
-      browsers.push(browser);
-      const page = await (await browser.newContext({ baseURL })).newPage();
+    /** A page in a new browser (a machine of its own), or in `browser` (the same profile). */
+    const open = async (name: string, hash = '', browser?: Browser) => {
+      if (!browser) browsers.push((browser = await chromium.launch(launchOptions)));
+      const page = await (browser.contexts()[0] ?? (await browser.newContext({ baseURL }))).newPage();
       page.on('console', (m) => lines.push(`${name}: ${m.text()}`));
       await page.goto(`/${query}${hash}`);
       await page.waitForFunction(() => window.tabforgeSwarm !== undefined);
       return page;
     };
     const a = await open('a');
-    const url = await start(a, { relay: relay.addresses[0], world: 2 });
+    const url = await start(a, { relay: relay.addresses[0], world: 3 });
     const b = await open('b', new URL(url).hash);
-    // the reference: the plain pipeline in one tab (world 1, no gradient shard), in a third browser
+    const c = await open('c', new URL(url).hash);
+    // the reference: the plain pipeline in one tab (world 1, no gradient shard), in a fourth browser
     const one = await open('one');
     await start(one, { world: 1 });
-    for (const p of [a, b, one]) await ended(p);
-    const [va, vb] = [await view(a), await view(b)];
-    for (const v of [va, vb, await view(one)]) expect(v!.error).toBeNull();
-    expect(va!.dp).toEqual({ world: 2, rank: 0, ranks: [va!.selfId, vb!.selfId] });
-    expect(vb!.dp?.rank).toBe(1);
-    await expect(b.getByTestId('swarm-status')).toContainText('rank 1 of 2');
-    const [want, ra, rb] = await Promise.all([one, a, b].map((p) => p.evaluate(() => window.tabforgeSwarm.result()!)));
-    expectOneTabsRun(want, [ra, rb], STEPS);
-    // every step each rank sent its whole gradient (4 bytes a parameter) to the other and got the other's back
+    for (const p of [a, b, c, one]) await ended(p);
+    const [va, vb, vc] = [await view(a), await view(b), await view(c)];
+    for (const v of [va, vb, vc, await view(one)]) expect(v!.error).toBeNull();
+    expect(va!.dp).toEqual({ world: 3, rank: 0, ranks: [va!.selfId, expect.any(String), expect.any(String)] });
+    expect(new Set([vb!.dp?.rank, vc!.dp?.rank])).toEqual(new Set([1, 2]));
+    expect(new Set(va!.dp!.ranks.slice(1))).toEqual(new Set([vb!.selfId, vc!.selfId]));
+    await expect(b.getByTestId('swarm-status')).toContainText('of 3');
+    const [want, ra, rb, rc] = await Promise.all([one, a, b, c].map(result));
+    expectOneTabsRun(want, [ra, rb, rc], STEPS);
+    // every step each rank sent its gradient (4 bytes a parameter) once and got the 2 others' — joiners
+    // to and from rank 0 only, which forwards (collective.ts, route via-rank0)
     const bytes = STEPS * 4 * ra.weights!.length;
-    for (const r of [ra, rb]) expect(r.gradientExchange).toEqual({ steps: STEPS, bytesSent: bytes, bytesReceived: bytes });
+    for (const r of [ra, rb, rc]) expect(r.gradientExchange).toEqual({ steps: STEPS, bytesSent: bytes, bytesReceived: 2 * bytes });
     expect(want.gradientExchange).toBeNull(); // one tab: the plain pipeline
-    // a link over the relay for three machines is refused before anything starts, saying why
-    const fresh = await (await browsers[2].newContext({ baseURL })).newPage(); // a tab in no run
-    await fresh.goto(`/${query}`);
-    await fresh.waitForFunction(() => window.tabforgeSwarm !== undefined);
-    const three = await fresh.evaluate(([c, m, r]) => window.tabforgeSwarm.start({ config: c as never, model: m as never, relay: r, dp: { world: 3 } }).then(() => 'started', (e: Error) => e.message), [config, MICRO_MODEL, relay.addresses[0]] as const);
-    expect(three).toMatch(/at most 2 members/);
+
+    // Stop and resume across machines: a 2-machine run of 16 steps; b's page closes after 3 steps (the
+    // run stops); a's page reloads (it leads again: its peer id is kept) and resumes from its newest
+    // checkpoint with a machine that never saw the run (c's browser), which gets the checkpoint over
+    // WebRTC; the steps after it are the one tab's.
+    const LONG = 16;
+    const long = swarmSftConfig(8, LONG);
+    const a2 = await open('a2', '', browsers[0]);
+    const url2 = await start(a2, { relay: relay.addresses[0], world: 2, config: long });
+    const b2 = await open('b2', new URL(url2).hash, browsers[1]);
+    const one2 = await open('one2', '', browsers[3]);
+    await start(one2, { world: 1, config: long });
+    await a2.waitForFunction(() => window.tabforgeSwarm.result()!.sftLosses.length >= 3, undefined, { timeout: 120_000 });
+    await b2.close(); // gone without a word: its WebRTC connection closes
+    await ended(a2);
+    const stopped = await view(a2);
+    expect(stopped!.error).toMatch(/rank 1 .* left/);
+    const done = (await result(a2)).sftLosses.length;
+    expect(done).toBeLessThan(LONG);
+    expect(stopped!.notes.join('\n')).toMatch(/reopen the run's link on this machine, then on 1 other\(s\), to resume from the newest/);
+    const leader = stopped!.selfId;
+    await a2.reload();
+    await a2.waitForFunction(() => window.tabforgeSwarm?.view()?.role === 'leader' || window.tabforgeSwarm?.view()?.state === 'failed', undefined, { timeout: 60_000 });
+    expect((await view(a2))!.selfId).toBe(leader); // the same peer id: the link still names it
+    const d = await open('d', new URL(url2).hash, browsers[2]);
+    for (const p of [a2, d, one2]) await ended(p);
+    const [vr0, vr1] = [await view(a2), await view(d)];
+    for (const v of [vr0, vr1]) expect(v!.error).toBeNull();
+    expect(vr0!.notes.join('\n')).toMatch(/sent checkpoint \S+ to the other 1 machine\(s\)/);
+    expect(vr1!.notes.join('\n')).toMatch(/received rank 0's checkpoint \S+ into this machine's store: \d+ chunks, \d+ bytes, every checksum right/);
+    const [want2, r0, r1] = await Promise.all([one2, a2, d].map(result));
+    const after = want2.sftLosses.slice(done);
+    expect(r0.sftLosses.length).toBe(after.length);
+    expectOneTabsRun({ ...want2, sftLosses: after }, [r0, r1], after.length);
   } catch (e) {
     await info.attach('console of the pages', { body: lines.join('\n'), contentType: 'text/plain' });
     console.log(lines.join('\n'));

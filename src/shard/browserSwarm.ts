@@ -33,6 +33,21 @@ export interface BrowserSwarm {
   transport: TabTransport | Libp2pTransport;
 }
 
+/**
+ * Holds the Web Lock "this tab leads run `run` across machines" for the page's life; false when another
+ * tab of this browser holds it (true where there is no Web Locks API: nothing to guard with).
+ */
+function holdLeadLock(run: string): Promise<boolean> {
+  const locks = (navigator as Navigator & { locks?: { request(name: string, o: { ifAvailable: boolean }, f: (lock: unknown) => Promise<void> | undefined): Promise<unknown> } }).locks;
+  if (!locks) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    void locks.request(`tabforge-swarm-lead/${run}`, { ifAvailable: true }, (lock) => {
+      resolve(lock !== null);
+      return lock === null ? undefined : new Promise<void>(() => {}); // held until the page goes
+    });
+  });
+}
+
 const visible = () => typeof document === 'undefined' || document.visibilityState === 'visible';
 
 /** A new run's link: tabs only (no relay), or machines through `relay` with this page's peer id as leader. */
@@ -56,9 +71,19 @@ export async function startBrowserSwarm(linkIn: SwarmLink | { config: PipelineCo
   if (machines) throw new Error(`this run cannot start: ${machines}`);
   if (overMachines) {
     const { Libp2pTransport } = await import('./libp2pTransport'); // libp2p loads only for runs across machines
-    const t = await Libp2pTransport.start({ relay: linkIn.relay!, log });
+    const identity = await import('./leaderIdentity');
+    // The page that started the run leads it again after a reload (its checkpoints are in its IndexedDB):
+    // with the key of the link's leader id, kept in localStorage, while no other tab of this browser leads.
+    const kept = 'run' in linkIn ? identity.leaderKeyOf(localStorage, linkIn.run) : null;
+    const key = 'run' in linkIn ? (kept && (await holdLeadLock(linkIn.run)) ? kept : undefined) : await identity.newLeaderKey();
+    const t = await Libp2pTransport.start({ relay: linkIn.relay!, log, privateKey: key });
     transport = t;
     link = 'run' in linkIn ? linkIn : newLink(linkIn.config, { model: linkIn.model, relay: linkIn.relay, leader: t.selfId, dp: linkIn.dp });
+    if (!('run' in linkIn) && key) {
+      identity.keepLeaderKey(localStorage, link.run, key);
+      await holdLeadLock(link.run);
+    }
+    if (kept && link.leader === t.selfId) log(`this browser started run ${link.run}: it leads it again (the same peer id, ${t.selfId})`);
   } else {
     link = 'run' in linkIn ? linkIn : newLink(linkIn.config, { model: linkIn.model, dp: linkIn.dp });
     transport = new TabTransport(newMemberId(), link.run);

@@ -4,6 +4,11 @@
 // same way — so all ranks hold bit-identical sums. A rank that claims another's place, repeats a
 // round, runs too far ahead or sends nothing within the timeout stops the collective with a
 // message naming it (data parallelism needs every rank for every step).
+// Two routes: 'direct' (every rank sends to every other: tabs, where one post reaches all, and
+// memory) and 'via-rank0' (across machines: a joiner is connected to the leader, rank 0, only, so
+// ranks ≠ 0 send their contribution to rank 0, which checks it and forwards it unchanged to every
+// other rank; a forwarded contribution is accepted from rank 0 only). Payloads per round: direct,
+// W − 1 sent by each rank; via rank 0, 1 sent by each rank ≠ 0 and (W − 1)² by rank 0.
 import type { HeaderOf } from './protocol';
 import type { SwarmNode } from './swarmNode';
 
@@ -24,8 +29,12 @@ export function decodeInfo(text: string): unknown {
   });
 }
 
+export type CollectiveRoute = 'direct' | 'via-rank0';
+
 export class Collective {
   private round = 0;
+  /** Rank 0 on the via-rank0 route: forwards go out one after another, in the order they arrived. */
+  private forwarding: Promise<void> = Promise.resolve();
   private readonly inbox = new Map<string, Contribution>();
   private failure: Error | null = null;
   private wake: () => void = () => {};
@@ -38,6 +47,7 @@ export class Collective {
     /** Member id of every rank, in rank order. */
     readonly ranks: readonly string[],
     private readonly timeoutMs = 120_000,
+    readonly route: CollectiveRoute = 'direct',
   ) {
     if (ranks[rank] !== node.selfId) throw new Error(`collective '${group}': rank ${rank} is ${ranks[rank]}, not this member (${node.selfId})`);
     node.on('gather', (from, m) => this.onGather(from, m.h, m.p ?? new Uint8Array(0)));
@@ -59,7 +69,7 @@ export class Collective {
   private onGather(from: string, h: HeaderOf<'gather'>, bytes: Uint8Array): void {
     if (h.group !== this.group) return;
     const problem = h.world !== this.world ? `says the group has ${h.world} ranks, it has ${this.world}`
-      : this.ranks[h.rank] !== from ? `claims rank ${h.rank}, which is ${this.ranks[h.rank]}`
+      : this.ranks[h.rank] !== from && !this.forwardedByRank0(from, h.rank) ? `claims rank ${h.rank}, which is ${this.ranks[h.rank]}`
       : h.round < this.round - 1 || h.round > this.round + 1 ? `sent round ${h.round} while this rank is at round ${this.round}`
       : this.inbox.has(`${h.round}:${h.rank}`) ? `sent round ${h.round} twice`
       : null;
@@ -74,8 +84,25 @@ export class Collective {
       this.node.drop(from, `collective '${this.group}': side-information is not JSON`);
       return this.fail(new Error(`collective '${this.group}': ${from} sent side-information that is not JSON`));
     }
-    this.inbox.set(`${h.round}:${h.rank}`, { bytes: bytes.slice(), info });
+    const own = bytes.slice();
+    this.inbox.set(`${h.round}:${h.rank}`, { bytes: own, info });
+    if (this.route === 'via-rank0' && this.rank === 0) this.forward(h, own);
     this.wake();
+  }
+
+  /** A contribution of rank `claimed` that rank 0 forwards (via-rank0 route, ranks ≠ 0 only). */
+  private forwardedByRank0(from: string, claimed: number): boolean {
+    return this.route === 'via-rank0' && this.rank !== 0 && claimed !== 0 && from === this.ranks[0];
+  }
+
+  /** Rank 0 (via-rank0): passes rank h.rank's checked contribution on to every other rank ≠ 0. */
+  private forward(h: HeaderOf<'gather'>, bytes: Uint8Array): void {
+    for (const [k, id] of this.ranks.entries()) {
+      if (k === 0 || k === h.rank) continue;
+      this.forwarding = this.forwarding.then(() => this.node.say(id, { h, p: bytes })).catch((e: unknown) => {
+        this.fail(new Error(`collective '${this.group}': forwarding rank ${h.rank}'s round ${h.round} to rank ${k} (${id}) failed: ${(e as Error).message}`));
+      });
+    }
   }
 
   /** Every rank's contribution to the next round, in rank order. */
@@ -84,6 +111,7 @@ export class Collective {
     this.inbox.set(`${r}:${this.rank}`, { bytes, info });
     const h: HeaderOf<'gather'> = { t: 'gather', group: this.group, round: r, rank: this.rank, world: this.world, bytes: bytes.byteLength, info: encodeInfo(info) };
     if (this.node.transport.kind === 'tabs') await this.node.say(null, { h, p: bytes }); // one post reaches every tab
+    else if (this.route === 'via-rank0' && this.rank !== 0) await this.node.say(this.ranks[0], { h, p: bytes });
     else for (const [k, id] of this.ranks.entries()) if (k !== this.rank) await this.node.say(id, { h, p: bytes });
     const deadline = performance.now() + this.timeoutMs;
     for (;;) {

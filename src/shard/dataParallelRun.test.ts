@@ -6,7 +6,8 @@
 // rewards that vary is dataParallelGrpo.test.ts's); a rank that vanishes mid-run fails the other
 // with its name, rank 0's checkpoints kept; the stopped run resumes from them on two new tabs and
 // ends with the uninterrupted run's weights; a run stopped in its GRPO stage resumes on 2 tabs and
-// on 1 (a smaller world). Across machines (no shared IndexedDB) rank 0 refuses to resume, saying why.
+// on 1 (a smaller world). Across 3 machines (joiners linked to rank 0 only, a store each): one tab's
+// losses; stopped, the run resumes with rank 0's checkpoint sent to the other machines' stores.
 import { describe, expect, it } from 'vitest';
 import { testRuntime } from '../gpu/testDevice';
 import { PIPELINE_CONFIG_VERSION, parsePipelineConfig, type PipelineConfig } from '../pipeline/config';
@@ -43,6 +44,21 @@ function copyStore(from: MemoryBackend): MemoryBackend {
   for (const [k, v] of from.chunks) to.chunks.set(k, v.slice());
   for (const [k, v] of from.manifests) to.manifests.set(k, v);
   return to;
+}
+
+/**
+ * Machines through a relay: no Web Locks (machine 0 leads by the link), each joiner linked to machine 0
+ * only (a star hub: a send between joiners throws), each machine its own store.
+ */
+function machines(link: SwarmLink, stores: MemoryBackend[], silenceMs: number) {
+  const hub = MemoryHub.star('machine-0');
+  return {
+    hub,
+    sessions: stores.map((store, i) => new SwarmSession({
+      link, transport: hub.join(`machine-${i}`), locks: null, lead: i === 0, runtime: () => testRuntime('opengles'), store: async () => store,
+      heartbeatMs: 50, silenceMs, collectiveTimeoutMs: 30_000,
+    })),
+  };
 }
 
 /** Tabs on one hub and one lock manager; the first one started holds the lock (rank 0). */
@@ -214,27 +230,51 @@ describe('data parallel across tabs (SwarmSession)', () => {
     expect(r1.view()).toMatchObject({ state: 'failed', role: 'rank' });
   }, 300_000);
 
-  it('across machines (no shared IndexedDB): a stopped run is not resumed — rank 0 refuses, saying why', async () => {
-    // a machine's leader: no Web Locks (lead by the link), its own store
-    const cfg = config(6, 2, 0);
-    const link: SwarmLink = { v: 1, run: 'run-dp-machines', secret: 'secret-dp-test-0007', config: cfg, model: MICRO_MODEL, dp: { world: 1 } };
-    const store = new MemoryBackend();
-    const machine = () => new SwarmSession({
-      link, transport: new MemoryHub().join('machine-a'), locks: null, lead: true, runtime: () => testRuntime('opengles'), store: async () => store,
-      heartbeatMs: 50, silenceMs: 10_000, collectiveTimeoutMs: 30_000,
-    });
-    const first = machine();
-    await first.start();
-    await until('the first run', () => ['done', 'failed'].includes(first.view().state), 60_000);
-    expect(first.view().error).toBeNull();
-    const saved = (await store.list()).complete;
+  it('across 3 machines (each joiner linked to rank 0 only, own stores): one tab\'s run; stopped, it resumes with rank 0\'s checkpoint sent to the others', async () => {
+    const cfg = config(4, 7, 0);
+    const link = (run: string): SwarmLink => ({ v: 1, run, secret: 'secret-dp-test-0007', config: cfg, model: MICRO_MODEL, dp: { world: 3 } });
+    const one = tabs([{ ...link('run-dp-m-one'), dp: { world: 1 } }], 10_000);
+    await one.sessions[0].start();
+    await until('one tab', () => ['done', 'failed'].includes(one.sessions[0].view().state), 120_000);
+    const want = one.sessions[0];
+    expect(want.view().error).toBeNull();
+    const whole = machines(link('run-dp-m-whole'), [new MemoryBackend(), new MemoryBackend(), new MemoryBackend()], 10_000);
+    for (const t of whole.sessions) await t.start();
+    await until('the uninterrupted run', () => whole.sessions.every((t) => ['done', 'failed'].includes(t.view().state)), 120_000);
+    for (const t of whole.sessions) expect(t.view().error).toBeNull();
+    expect(whole.sessions[0].view().dp).toEqual({ world: 3, rank: 0, ranks: ['machine-0', expect.any(String), expect.any(String)] });
+    for (const t of whole.sessions) {
+      expect(t.sftLosses).toHaveLength(7);
+      for (const [i, l] of want.sftLosses.entries()) expect(rel(t.sftLosses[i], l), `sft step ${i + 1}`).toBeLessThanOrEqual(1e-5);
+      expect(t.finalWeights!.sha256).toBe(whole.sessions[0].finalWeights!.sha256);
+    }
+    // the same run, stopped after 3 steps: machine 2's page closes (no bye)
+    const stores = [new MemoryBackend(), new MemoryBackend(), new MemoryBackend()];
+    const first = machines(link('run-dp-m-resume'), stores, 1500);
+    for (const t of first.sessions) await t.start();
+    await until('3 steps', () => first.sessions[0].sftLosses.length >= 3, 120_000);
+    first.sessions[2].abandon(() => first.hub.vanish('machine-2'));
+    await until('ranks 0 and 1 stopped', () => first.sessions.slice(0, 2).every((t) => t.view().state === 'failed'), 30_000);
+    const done = first.sessions[0].sftLosses.length;
+    expect(done).toBeLessThan(7);
+    const saved = (await stores[0].list()).complete;
     expect(saved.length).toBeGreaterThan(0);
-    const again = machine();
-    await again.start();
-    await until('the refusal', () => ['done', 'failed'].includes(again.view().state), 60_000);
-    expect(again.view().state).toBe('failed');
-    expect(again.view().error).toContain(`this data-parallel run across machines stopped before (checkpoint ${saved.at(-1)} on this machine)`);
-    expect(again.sftLosses).toEqual([]); // it trained nothing
-    for (const t of [first, again]) await t.stop();
-  }, 120_000);
+    expect((await stores[1].list()).complete).toEqual([]); // only rank 0 checkpoints
+    expect(first.sessions[0].view().notes.join('\n')).toMatch(/reopen the run's link on this machine, then on 2 other\(s\), to resume from the newest/);
+    expect(first.sessions[1].view().notes.join('\n')).toMatch(/its checkpoints are rank 0's, on rank 0's machine/);
+    // rank 0's machine opens the link again (its own store), then two machines with empty stores
+    const again = machines(link('run-dp-m-resume'), [stores[0], new MemoryBackend(), new MemoryBackend()], 10_000);
+    for (const t of again.sessions) await t.start();
+    await until('the resumed run', () => again.sessions.every((t) => ['done', 'failed'].includes(t.view().state)), 120_000);
+    for (const t of again.sessions) expect(t.view().error).toBeNull();
+    const [r0, r1, r2] = again.sessions;
+    expect(r0.view().notes.join('\n')).toMatch(new RegExp(`every rank resumes from checkpoint ${saved.at(-1)} \\(stage 0, step ${done}\\), which this machine sends to the others first`));
+    expect(r0.view().notes.join('\n')).toMatch(new RegExp(`sent checkpoint ${saved.at(-1)} to the other 2 machine\\(s\\): \\d+ chunks`));
+    for (const t of [r1, r2]) expect(t.view().notes.join('\n')).toMatch(new RegExp(`received rank 0's checkpoint ${saved.at(-1)} into this machine's store: \\d+ chunks, \\d+ bytes, every checksum right`));
+    for (const t of again.sessions) {
+      expect(t.sftLosses).toEqual(whole.sessions[0].sftLosses.slice(done)); // the steps after the checkpoint, bit for bit
+      expect(t.finalWeights!.sha256).toBe(whole.sessions[0].finalWeights!.sha256);
+    }
+    for (const t of [...one.sessions, ...whole.sessions, ...first.sessions, ...again.sessions]) await t.stop();
+  }, 300_000);
 });

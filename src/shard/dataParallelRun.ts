@@ -9,6 +9,8 @@
 // are split by rank, gradients summed in rank order, the same AdamW step.
 // A rank that leaves stops the collective on every other rank (no rank goes on alone: its updates
 // would no longer be the run's); session.ts turns that into a failed run that names the rank.
+// Across machines (a link with a relay) the rank-0 tab is the link's leader instead of the lock
+// holder, every joiner is connected to it only, and the collectives go via rank 0 (collective.ts).
 import type { ModelConfig } from '../model/config';
 import type { PipelineConfig } from '../pipeline/config';
 import type { RlStepRecord } from '../train/rl/rlMetrics';
@@ -22,6 +24,8 @@ export type RunDigest = Record<string, string>;
 
 /** The collective's group name for a run's gradients. */
 export const DP_GROUP = 'dp-grads';
+/** The collective's group name for sending rank 0's checkpoint to the other machines. */
+export const DP_CHECKPOINT_GROUP = 'dp-checkpoint';
 
 /** FNV-1a over the UTF-16 units, 2 × 32 bits: a fingerprint for naming differences, not a security check. */
 function fingerprint(text: string): string {
@@ -74,6 +78,11 @@ export interface DataParallelOptions {
   note: (line: string) => void;
   /** A collective waits this long for a rank's gradients before failing (default 120 s). */
   timeoutMs?: number;
+  /**
+   * Ranks on separate machines (libp2p): each joiner is connected to rank 0 only, so the collectives
+   * go via rank 0, and a resumed run's checkpoint is sent from rank 0's store to every rank's own.
+   */
+  acrossMachines?: boolean;
 }
 
 /** The rank order and this tab's collective (null when world is 1: the plain pipeline, no shard). */
@@ -83,6 +92,8 @@ export interface DataParallelStart {
   collective: Collective | null;
   /** The checkpoint (in rank 0's store, which every tab of the browser reads) every rank resumes from; null: a fresh run. */
   resumeFrom: string | null;
+  /** Across machines, resuming: the collective that carries rank 0's checkpoint to every rank (checkpointShare.ts). */
+  checkpointShare: Collective | null;
 }
 
 export class DataParallelRun {
@@ -157,8 +168,10 @@ export class DataParallelRun {
 
   private begin(ranks: string[], rank: number, resumeFrom: string | null): void {
     // the collective listens before dpStart goes out (rank 0) or as soon as it arrives (others): no round is missed
-    const collective = ranks.length > 1 ? new Collective(this.o.node, DP_GROUP, rank, ranks, this.o.timeoutMs) : null;
-    this.started = { ranks, rank, collective, resumeFrom };
+    const route = this.o.acrossMachines ? 'via-rank0' : 'direct';
+    const collective = ranks.length > 1 ? new Collective(this.o.node, DP_GROUP, rank, ranks, this.o.timeoutMs, route) : null;
+    const checkpointShare = ranks.length > 1 && resumeFrom !== null && this.o.acrossMachines ? new Collective(this.o.node, DP_CHECKPOINT_GROUP, rank, ranks, this.o.timeoutMs, route) : null;
+    this.started = { ranks, rank, collective, resumeFrom, checkpointShare };
     this.o.note(`data parallel: this tab is rank ${rank} of ${ranks.length} (ranks in order: ${ranks.join(', ')})${resumeFrom ? `, resuming from checkpoint ${resumeFrom}` : ''}`);
     for (const f of this.startListeners) f(this.started);
   }

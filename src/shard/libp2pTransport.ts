@@ -6,7 +6,7 @@
 // peer id is what noise authenticated, so a member's id cannot be forged here.
 import { circuitRelayTransport } from '@libp2p/circuit-relay-v2';
 import { identify } from '@libp2p/identify';
-import type { Connection, Libp2p, Stream } from '@libp2p/interface';
+import type { Connection, Libp2p, PrivateKey, Stream } from '@libp2p/interface';
 import { noise } from '@libp2p/noise';
 import { lpStream, type LengthPrefixedStream } from '@libp2p/utils';
 import { webRTC } from '@libp2p/webrtc';
@@ -33,6 +33,8 @@ export interface Libp2pTransportOptions {
   relay: string;
   /** How long a dial to the relay or a peer may take (ms). */
   dialTimeoutMs?: number;
+  /** This node's key, hence its peer id (default: a new one). A run's leader keeps its own (leaderIdentity.ts). */
+  privateKey?: PrivateKey;
   log?: (line: string) => void;
 }
 
@@ -49,6 +51,7 @@ export class Libp2pTransport extends BaseTransport {
   /** Starts a browser node, reserves a slot on the relay and waits for this node's WebRTC address. */
   static async start(o: Libp2pTransportOptions): Promise<Libp2pTransport> {
     const node = await createLibp2p({
+      ...(o.privateKey ? { privateKey: o.privateKey } : {}),
       addresses: { listen: ['/p2p-circuit', '/webrtc'] },
       transports: [webSockets(), webRTC(), circuitRelayTransport()],
       connectionEncrypters: [noise()],

@@ -26,6 +26,7 @@ import type { Lifecycle } from './protocol';
 import { DataParallelRun, dataParallelProblem, type DataParallelStart, rankRolloutsPerSec, weightsFingerprint } from './dataParallelRun';
 import type { Collective } from './collective';
 import { gradientShard, type GradientShardStats } from './dataParallel';
+import { shareCheckpoint } from './checkpointShare';
 import type { GradientShard } from '../train/optimizerState';
 import type { SessionOptions, SessionRole, SwarmView } from './sessionTypes';
 
@@ -105,7 +106,7 @@ export class SwarmSession {
       this.leaderId = from;
       this.note(m.h.resumedFrom ? `${from} took over as leader from checkpoint ${m.h.resumedFrom} (step ${m.h.step})` : `${from} leads the run`);
     });
-    this.dp = o.link.dp ? new DataParallelRun({ node: this.node, cfg: this.cfg, model: this.model, world: o.link.dp.world, note: (l) => this.note(l), timeoutMs: o.collectiveTimeoutMs }) : null;
+    this.dp = o.link.dp ? new DataParallelRun({ node: this.node, cfg: this.cfg, model: this.model, world: o.link.dp.world, note: (l) => this.note(l), timeoutMs: o.collectiveTimeoutMs, acrossMachines: !o.locks }) : null;
     this.dp?.onStarted((s) => {
       this.training = this.trainDataParallel(s);
     });
@@ -281,12 +282,11 @@ export class SwarmSession {
       if (problem) throw new Error(`this run cannot train data parallel: ${problem}`);
       const store = await this.o.store();
       const stoppedAt = (await store.list()).complete;
-      // across machines each rank's IndexedDB is on its own machine: the others cannot load rank 0's checkpoint
-      if (stoppedAt.length && !this.o.locks) throw new Error(`this data-parallel run across machines stopped before (checkpoint ${stoppedAt.at(-1)} on this machine); resuming it would need that checkpoint on every machine, which is not sent over the network yet: start a new run from the Swarm panel`);
       if (stoppedAt.length) {
         const found = await resumePipeline(await this.runtime(), store, this.cfg, this.model);
         for (const n of found?.notes ?? []) this.note(n);
-        if (found) this.note(`this data-parallel run stopped before: every rank resumes from checkpoint ${found.id} (stage ${found.stage}, step ${found.step})`);
+        // across machines each rank's IndexedDB is on its own machine: rank 0 sends the checkpoint first (checkpointShare.ts)
+        if (found) this.note(`this data-parallel run stopped before: every rank resumes from checkpoint ${found.id} (stage ${found.stage}, step ${found.step})${this.o.locks ? '' : ', which this machine sends to the others first'}`);
         this.dpResume = found;
       }
       this.changed();
@@ -311,7 +311,12 @@ export class SwarmSession {
     const store = s.rank === 0 ? await this.o.store() : null;
     try {
       const rt = await this.runtime();
-      // rank 0 loaded its checkpoint before calling for ranks; the others load the one it named
+      if (s.checkpointShare && s.resumeFrom !== null) {
+        const sent = await shareCheckpoint(s.checkpointShare, await this.o.store(), s.resumeFrom);
+        this.note(s.rank === 0 ? `sent checkpoint ${s.resumeFrom} to the other ${s.ranks.length - 1} machine(s): ${sent.chunks} chunks, ${sent.bytes} bytes`
+          : `received rank 0's checkpoint ${s.resumeFrom} into this machine's store: ${sent.chunks} chunks, ${sent.bytes} bytes, every checksum right`);
+      }
+      // rank 0 loaded its checkpoint before calling for ranks; the others load the one it named (across machines: their copy)
       const found = s.resumeFrom === null ? null
         : this.dpResume?.id === s.resumeFrom ? this.dpResume
         : await resumePipeline(rt, await this.o.store(), this.cfg, this.model, s.resumeFrom);
@@ -350,7 +355,7 @@ export class SwarmSession {
       const kept = overMachines && s.rank !== 0 ? null : await this.o.store().then((b) => b.list()).then((l) => l.complete, () => null);
       this.fail(e);
       if (overMachines && s.rank !== 0) this.note(`the run stopped; its checkpoints are rank 0's, on rank 0's machine`);
-      else if (overMachines && kept) this.note(kept.length ? `the run stopped; its checkpoints on this machine are intact: ${kept.join(', ')} (a run across machines cannot be resumed yet: start a new one)` : 'the run stopped before its first checkpoint');
+      else if (overMachines && kept) this.note(kept.length ? `the run stopped; its checkpoints on this machine are intact: ${kept.join(', ')} (reopen the run's link on this machine, then on ${s.ranks.length - 1} other(s), to resume from the newest)` : 'the run stopped before its first checkpoint');
       else if (kept) this.note(kept.length ? `the run stopped; rank 0's checkpoints are intact: ${kept.join(', ')} (open the run's link in ${s.ranks.length} tabs again to resume from the newest)` : 'the run stopped before its first checkpoint');
       await this.node.stop(`its data-parallel run stopped: ${this.error}`.slice(0, 500));
     }

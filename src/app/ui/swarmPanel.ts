@@ -34,7 +34,7 @@ export function createSwarmPanel(): SwarmPanel {
     worldLabel.hidden = mode.value !== 'dp';
   });
   const setup = h('div', { class: 'swarm-setup' },
-    h('p', { text: 'Spread this run over several tabs — rollouts in the other tabs with training here, or data parallel: every tab trains its share of each step\'s batch and the gradients are summed across tabs (the run starts once that many tabs opened its link) — or over machines through a libp2p relay (npm run relay; data parallel: two machines so far).' }),
+    h('p', { text: 'Spread this run over several tabs — rollouts in the other tabs with training here, or data parallel: every tab trains its share of each step\'s batch and the gradients are summed across tabs (the run starts once that many tabs opened its link) — or over machines through a libp2p relay (npm run relay; data parallel: up to 8 machines).' }),
     mode, ' ', worldLabel, ' ', relay, ' ', start);
   const link = h('input', { testid: 'swarm-link', attrs: { type: 'text', readonly: '', size: '48' } });
   const copy = h('button', { text: 'Copy', on: { click: () => void navigator.clipboard?.writeText(link.value) } });

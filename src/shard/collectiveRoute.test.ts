@@ -1,0 +1,63 @@
+// The collective's via-rank0 route (data parallel across machines: every joiner is connected to the
+// leader only). On a star-shaped memory hub — a send between two ranks ≠ 0 throws, as a libp2p page
+// has no connection to dial there — 4 ranks all-gather 3 rounds and every rank gets every rank's
+// bytes and info in rank order; the direct route on the same hub fails (the contrast that shows the
+// hub enforces the shape); rank 0 refuses a contribution whose sender claims another rank.
+import { describe, expect, it } from 'vitest';
+import { Collective, type CollectiveRoute } from './collective';
+import { MemoryHub } from './memoryTransport';
+import { type MemberStatus, SwarmNode } from './swarmNode';
+
+const status = (): MemberStatus => ({ role: 'rank', version: -1, rolloutsPerSec: 0, busy: false, visible: true, stage: -1, step: 0 });
+
+async function starRanks(world: number, route: CollectiveRoute) {
+  const hub = MemoryHub.star('rank-0');
+  const nodes = Array.from({ length: world }, (_, r) => new SwarmNode({ transport: hub.join(`rank-${r}`), runId: 'dp', secret: 's', status, heartbeatMs: 50, silenceMs: 60_000 }));
+  for (const n of nodes) await n.start();
+  const t0 = performance.now();
+  // the leader meets everyone, a joiner only the leader
+  while (nodes[0].members.size < world - 1 || nodes.slice(1).some((n) => n.members.size < 1)) {
+    if (performance.now() - t0 > 3000) throw new Error('ranks did not meet');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  expect(nodes.slice(1).map((n) => n.members.size)).toEqual(Array(world - 1).fill(1));
+  const ids = nodes.map((n) => n.selfId);
+  return { hub, nodes, collectives: nodes.map((n, r) => new Collective(n, 'grads', r, ids, 5_000, route)) };
+}
+
+/** Rank r's bytes for a round: distinct per rank and round. */
+const bytesOf = (r: number, round: number) => new Uint8Array([r, round, 100 + r * 10 + round]);
+
+describe('collective via rank 0 (star of connections)', () => {
+  it('4 ranks, 3 rounds: every rank gets every contribution, in rank order, with nothing sent between ranks ≠ 0', async () => {
+    const { nodes, collectives } = await starRanks(4, 'via-rank0');
+    for (let round = 0; round < 3; round++) {
+      const got = await Promise.all(collectives.map((c, r) => c.allGather(bytesOf(r, round), { rank: r, round })));
+      for (const all of got) {
+        expect(all.map((c) => [...c.bytes])).toEqual([0, 1, 2, 3].map((r) => [...bytesOf(r, round)]));
+        expect(all.map((c) => c.info)).toEqual([0, 1, 2, 3].map((r) => ({ rank: r, round })));
+      }
+    }
+    // payloads: rank 0 sends its own to 3 and forwards each of 3 others to 2 (9 a round); the others send 1
+    const payloads = nodes.map((n) => n.transport.stats().bytesSent);
+    expect(payloads[1]).toBeLessThan(payloads[0]);
+    for (const n of nodes) await n.stop();
+  });
+
+  it('the direct route on the same connections fails: a joiner cannot reach the other joiners', async () => {
+    const { nodes, collectives } = await starRanks(3, 'direct');
+    await expect(collectives[1].allGather(bytesOf(1, 0), null)).rejects.toThrow(/rank-1 has no connection to rank-2/);
+    for (const n of nodes) await n.stop();
+  });
+
+  it('rank 0 refuses a contribution whose sender claims another rank, and nothing of it is forwarded', async () => {
+    const { hub, nodes, collectives } = await starRanks(3, 'via-rank0');
+    // rank 1 claims to be rank 2
+    hub.inject('rank-1', 'rank-0', { h: { t: 'gather', group: 'grads', round: 0, rank: 2, world: 3, bytes: 3, info: 'null' }, p: bytesOf(2, 0) });
+    await expect(collectives[0].allGather(bytesOf(0, 0), null)).rejects.toThrow(/claims rank 2, which is rank-2/);
+    expect(nodes[0].banned.get('rank-1')).toMatch(/claims rank 2/);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(nodes[2].transport.stats().bytesReceived).toBe(3); // rank 0's own 3 bytes, not the forged 3 on top
+    for (const n of nodes) await n.stop();
+  });
+});
