@@ -4,7 +4,8 @@
 // plain data parallel (float32 gradients every step), DiLoCo (float32 deltas every H steps) and
 // DiLoCo with int8 deltas. Bytes are summed from the real collective messages, then divided by the
 // steps taken: rank 0's frames per optimizer step (tabs: one post reaches every tab; libp2p: one
-// copy per other rank, so × (world − 1)).
+// copy per other rank, so × (world − 1)). Plus plain data parallel over 3 machines on a star of
+// connections (collectives via rank 0, as across machines): rank 0's upload and a joiner's.
 import type { BenchResult } from '../../src/app/bench/registry';
 import type { EncodedDoc } from '../../src/data/packing';
 import type { GpuRuntime } from '../../src/gpu/runtime';
@@ -36,7 +37,7 @@ class CountingTransport extends MemoryTransport {
   }
 }
 
-export type WireMode = 'data-parallel' | 'diloco' | 'diloco-int8';
+export type WireMode = 'data-parallel' | 'diloco' | 'diloco-int8' | 'data-parallel-3-via-rank0';
 
 export interface WireMeasurement {
   mode: WireMode;
@@ -45,6 +46,8 @@ export interface WireMeasurement {
   parameters: number;
   /** Frame bytes rank 0 sent per optimizer step. */
   bytesPerStep: number;
+  /** Frame bytes rank 1 sent per optimizer step. */
+  joinerBytesPerStep: number;
   /** What diloco.ts's formula says (payload only). */
   formula: number;
   frames: number;
@@ -58,8 +61,9 @@ const DOCS: EncodedDoc[] = Array.from({ length: 16 }, (_, i) => {
 
 async function measure(rt: GpuRuntime, mode: WireMode, innerSteps: number): Promise<WireMeasurement> {
   const model = PRESETS.nano;
-  const hub = new MemoryHub();
-  const ids = ['rank-0', 'rank-1'];
+  const star = mode === 'data-parallel-3-via-rank0';
+  const hub = star ? MemoryHub.star('rank-0') : new MemoryHub();
+  const ids = star ? ['rank-0', 'rank-1', 'rank-2'] : ['rank-0', 'rank-1'];
   const transports = ids.map((id) => {
     const t = new CountingTransport(id, hub);
     hub.members.set(id, t);
@@ -68,16 +72,16 @@ async function measure(rt: GpuRuntime, mode: WireMode, innerSteps: number): Prom
   const status = () => ({ role: 'rank' as const, version: -1, rolloutsPerSec: 0, busy: false, visible: true, stage: -1, step: 0 });
   const nodes = transports.map((t) => new SwarmNode({ transport: t, runId: 'bench', secret: 'bench', status, heartbeatMs: 1000, silenceMs: 600_000 }));
   for (const n of nodes) await n.start();
-  while (nodes.some((n) => n.members.size < 1)) await new Promise((r) => setTimeout(r, 10));
-  const collectives = nodes.map((n, r) => new Collective(n, `bench-${mode}`, r, ids, 600_000));
+  while (nodes[0].members.size < ids.length - 1 || nodes.some((n) => n.members.size < 1)) await new Promise((r) => setTimeout(r, 10));
+  const collectives = nodes.map((n, r) => new Collective(n, `bench-${mode}`, r, ids, 600_000, star ? 'via-rank0' : 'direct'));
   const start = initialWeights(model, 1);
   const ws = ids.map(() => new GpuWeights(rt, model, start));
-  const steps = mode === 'data-parallel' ? 2 : innerSteps;
+  const steps = mode === 'data-parallel' || star ? 2 : innerSteps;
   const cfg: SftConfig = { ...DEFAULT_SFT, batchSize: 2, seqLen: 64, steps, lr: 1e-3, warmupSteps: 0, pack: false, seed: 1 };
   const data = { train: DOCS, padId: tok.padId };
   try {
-    if (mode === 'data-parallel') {
-      await Promise.all(ws.map((w, r) => trainSft(rt, w, data, { ...cfg, batchSize: 4 }, undefined, { shard: gradientShard(rt, collectives[r]) })));
+    if (mode === 'data-parallel' || star) {
+      await Promise.all(ws.map((w, r) => trainSft(rt, w, data, { ...cfg, batchSize: 2 * ids.length }, undefined, { shard: gradientShard(rt, collectives[r]) })));
     } else {
       const outers = ids.map(() => new DilocoOuter({ ...DEFAULT_DILOCO, innerSteps, quantize: mode === 'diloco-int8' ? 'int8' : 'none' }, start));
       await Promise.all(ws.map((w, r) => trainSft(rt, w, data, cfg, undefined, { shard: { rank: r, world: 2 }, afterStep: outers[r].afterStep(rt, collectives[r]) })));
@@ -87,7 +91,9 @@ async function measure(rt: GpuRuntime, mode: WireMode, innerSteps: number): Prom
     for (const n of nodes) await n.stop();
   }
   const P = countParameters(model);
-  return { mode, steps, innerSteps, parameters: P, bytesPerStep: transports[0].collectiveBytes / steps, formula: bytesPerStep(P, mode, innerSteps), frames: transports[0].frames };
+  // via rank 0 at world 3: rank 0 sends its own gradient to 2 ranks and forwards each joiner's to 1, a joiner sends 1
+  const formula = star ? 4 * bytesPerStep(P, 'data-parallel', innerSteps) : bytesPerStep(P, mode, innerSteps);
+  return { mode, steps, innerSteps, parameters: P, bytesPerStep: transports[0].collectiveBytes / steps, joinerBytesPerStep: transports[1].collectiveBytes / steps, formula, frames: transports[0].frames };
 }
 
 /** The three modes on nano (H = DEFAULT_DILOCO.innerSteps), as bench rows with the ratio to data parallel. */
@@ -95,19 +101,25 @@ export async function swarmBytesRows(): Promise<BenchResult[]> {
   const rt = await testRuntime('opengles');
   const H = DEFAULT_DILOCO.innerSteps;
   const ms: WireMeasurement[] = [];
-  for (const mode of ['data-parallel', 'diloco', 'diloco-int8'] as const) ms.push(await measure(rt, mode, H));
+  for (const mode of ['data-parallel', 'diloco', 'diloco-int8', 'data-parallel-3-via-rank0'] as const) ms.push(await measure(rt, mode, H));
   rt.destroy();
   const dp = ms[0].bytesPerStep;
   const names: Record<WireMode, string> = {
     'data-parallel': 'swarm bytes/step data parallel f32 grads',
     diloco: `swarm bytes/step diloco H=${H} f32 deltas`,
     'diloco-int8': `swarm bytes/step diloco H=${H} int8 deltas`,
+    'data-parallel-3-via-rank0': 'swarm bytes/step data parallel f32 grads, 3 machines via rank 0 (rank 0)',
   };
   const rows: BenchResult[] = ms.map((m) => ({
     name: names[m.mode], unit: 'MB', value: m.bytesPerStep / 1e6, peers: { 'tfjs-webgpu': null, 'ort-webgpu': null }, samples: 1,
-    note: `${(m.bytesPerStep / m.parameters).toFixed(3)} B/parameter/step; ${(m.bytesPerStep / dp).toFixed(4)}× data parallel; nano ${(m.parameters / 1e6).toFixed(2)} M params, rank 0 of 2, ${m.frames} frames in ${m.steps} steps (headers and fragments included: ${(m.bytesPerStep / m.formula).toFixed(5)}× the payload formula)`,
+    note: `${(m.bytesPerStep / m.parameters).toFixed(3)} B/parameter/step; ${(m.bytesPerStep / dp).toFixed(4)}× data parallel; nano ${(m.parameters / 1e6).toFixed(2)} M params, rank 0 of ${m.mode === 'data-parallel-3-via-rank0' ? 3 : 2}, ${m.frames} frames in ${m.steps} steps (headers and fragments included: ${(m.bytesPerStep / m.formula).toFixed(5)}× the payload formula)`,
   }));
-  for (const m of ms.slice(1)) {
+  const star = ms[3];
+  rows.push({
+    name: 'swarm bytes/step data parallel f32 grads, 3 machines via rank 0 (a joiner)', unit: 'MB', value: star.joinerBytesPerStep / 1e6, peers: { 'tfjs-webgpu': null, 'ort-webgpu': null }, samples: 1,
+    note: `${(star.joinerBytesPerStep / star.parameters).toFixed(3)} B/parameter/step: its own gradient to rank 0 only; rank 0 uploads ${(star.bytesPerStep / star.joinerBytesPerStep).toFixed(2)}× that ((W − 1)² = 4 copies)`,
+  });
+  for (const m of ms.slice(1, 3)) {
     rows.push({ name: `swarm bytes ratio ${names[m.mode].replace('swarm bytes/step ', '')} / data parallel`, unit: '×', value: m.bytesPerStep / dp, peers: { 'tfjs-webgpu': null, 'ort-webgpu': null }, samples: 1 });
   }
   return rows;
