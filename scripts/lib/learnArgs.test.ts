@@ -67,6 +67,16 @@ describe('parseLearnArgs', () => {
     expect(() => parseLearnArgs(['--family', 'all', '--eval-also', 'bfcl'])).toThrow(/with --family all give none/);
   });
 
+  it('--eval-only: one evaluation with the baselines, 3 samples by default; training flags refused by name', () => {
+    const a = parseLearnArgs(['--family', 'function-calling', '--level', 'route4', '--eval-only', '--eval-split', 'validation', '--eval-n', '16']);
+    expect(a).toMatchObject({ evalOnly: true, compare: false, samples: 3 });
+    expect(learningConfig(a.options).stages).toEqual([{ kind: 'eval', label: 'model', split: 'validation', n: 16, baselines: true }]);
+    expect(parseLearnArgs(['--family', 'service', '--eval-only', '--samples', '0']).samples).toBe(0);
+    expect(parseLearnArgs(['--family', 'service', '--samples', '2']).samples).toBe(2); // a training run prints samples too
+    expect(() => parseLearnArgs(['--family', 'service', '--eval-only', '--sft-steps', '5', '--steps', '2'])).toThrow(/--eval-only trains nothing, so --sft-steps, --steps would do nothing: drop them/);
+    expect(() => parseLearnArgs(['--family', 'service', '--eval-only', '--save', 'x'])).toThrow(/--save would do nothing: drop it/);
+  });
+
   it('allows --help alone', () => {
     expect(parseLearnArgs(['--help']).help).toBe(true);
   });

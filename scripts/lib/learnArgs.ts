@@ -36,6 +36,10 @@ export interface LearnArgs {
   loraRank: number;
   /** GPU memory the run may use (--budget-gib), checked in the memory plan before loading. */
   budgetBytes?: number;
+  /** Greedy episodes of the evaluation split printed after the run (tasks 0 … K−1; 0: none). */
+  samples: number;
+  /** Train nothing: evaluate the starting model (--init, --model or the seeded init) with the baselines. */
+  evalOnly: boolean;
   /** Print the pipeline config as JSON and exit. */
   printConfig: boolean;
   help: boolean;
@@ -82,6 +86,10 @@ export const LEARN_USAGE = `usage: npm run learn -- --family function-calling|se
   --eval-every N       validation curve every N GRPO steps
   --eval-before        also evaluate the untrained model
   --no-compare         skip the SFT-only arm with the same extra compute
+  --eval-only          train nothing: evaluate the starting model (--init DIR, --model DIR or the seeded init) on
+                       --eval-split with the baselines and print --samples episodes (default 3); last line
+                       {"family", "split", "n", "seed", "model", "baselines"}
+  --samples K          also print K greedy episodes of the evaluation split (its first K tasks) played by the final model
   --out FILE           write step metrics, evaluations and curves as JSONL
   --save DIR           checkpoints in DIR every --save-every steps (default 25) and the final weights as an HF folder in DIR/final
                        (DIR/seed-S with several seeds); --keep N checkpoints kept (default 3, plus the best);
@@ -108,6 +116,7 @@ const FLAGS = {
   steps: { type: 'string' }, 'tasks-per-step': { type: 'string' }, group: { type: 'string' }, lr: { type: 'string' }, kl: { type: 'string' },
   credit: { type: 'string' }, 'sampling-rounds': { type: 'string' }, async: { type: 'string' },
   'eval-n': { type: 'string' }, 'eval-split': { type: 'string' }, 'eval-also': { type: 'string' }, 'eval-every': { type: 'string' }, 'eval-before': { type: 'boolean' }, 'no-compare': { type: 'boolean' },
+  'eval-only': { type: 'boolean' }, samples: { type: 'string' },
   out: { type: 'string' }, save: { type: 'string' }, model: { type: 'string' }, init: { type: 'string' }, 'lora-rank': { type: 'string' }, 'budget-gib': { type: 'string' }, 'save-every': { type: 'string' }, keep: { type: 'string' }, resume: { type: 'string' }, 'print-config': { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -131,7 +140,7 @@ export function parseLearnArgs(argv: readonly string[]): LearnArgs {
   }
   const v = parsed.values;
   const o: LearningOptions = { ...ROUTING_LEARNING, tasks: [...ROUTING_LEARNING.tasks] };
-  const args: LearnArgs = { family: 'function-calling', options: o, seeds: [o.seed], compare: !v['no-compare'], printConfig: v['print-config'] === true, help: v.help === true, saveEvery: 25, keep: 3, loraRank: DEFAULT_LORA_RANK };
+  const args: LearnArgs = { family: 'function-calling', options: o, seeds: [o.seed], compare: !v['no-compare'], printConfig: v['print-config'] === true, help: v.help === true, saveEvery: 25, keep: 3, loraRank: DEFAULT_LORA_RANK, samples: 0, evalOnly: v['eval-only'] === true };
   if (args.help) return args;
   if (v.family === undefined) throw new Error(`--family is required\n${LEARN_USAGE}`);
   args.family = oneOf('family', v.family, LEARN_FAMILIES);
@@ -185,6 +194,8 @@ export function parseLearnArgs(argv: readonly string[]): LearnArgs {
     if (v.resume !== undefined) throw new Error('--resume continues a run from its checkpoints (they hold the weights); drop --init');
     args.init = v.init;
   }
+  if (v.samples !== undefined) args.samples = integer('samples', v.samples, 0, 1000);
+  if (args.evalOnly) evalOnlyFlags(v, args);
   if (v.resume !== undefined) {
     if (args.model !== undefined) throw new Error('--resume continues a preset run from its checkpoints; a --model run saves no checkpoints (start it again)');
     args.resume = v.resume;
@@ -195,6 +206,21 @@ export function parseLearnArgs(argv: readonly string[]): LearnArgs {
 }
 
 type FlagValues = ReturnType<typeof parseArgs<{ options: typeof FLAGS; tokens: true }>>['values'];
+
+/** Flags that shape or keep training: --eval-only refuses them (it would silently ignore them otherwise). */
+const TRAINING_FLAGS = [
+  'sft-examples', 'sft-drills', 'sft-random-values', 'sft-wrapped-requests', 'sft-steps', 'sft-lr', 'sft-batch', 'steps', 'tasks-per-step', 'group', 'lr', 'kl',
+  'credit', 'sampling-rounds', 'async', 'eval-every', 'eval-before', 'no-compare', 'save', 'save-every', 'keep', 'resume', 'lora-rank',
+] as const;
+
+/** --eval-only: one evaluation of the starting model, 3 sample episodes unless --samples says otherwise. */
+function evalOnlyFlags(v: FlagValues, args: LearnArgs): void {
+  const given = TRAINING_FLAGS.filter((f) => v[f] !== undefined);
+  if (given.length) throw new Error(`--eval-only trains nothing, so ${given.map((f) => `--${f}`).join(', ')} would do nothing: drop ${given.length > 1 ? 'them' : 'it'}`);
+  args.options.evalOnly = true;
+  args.compare = false;
+  if (v.samples === undefined) args.samples = 3;
+}
 
 /** --model, --lora-rank, --budget-gib, and what --model changes or refuses. */
 function modelFlags(v: FlagValues, args: LearnArgs): void {

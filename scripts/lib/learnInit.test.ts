@@ -6,6 +6,8 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { FunctionCallingTask } from '../../src/envs/functionCalling/types';
+import { entryFamily } from '../../src/envs/taskMix';
 import { testRuntime } from '../../src/gpu/testDevice';
 import { modelFromSafetensors, modelToSafetensors } from '../../src/model/checkpointIO';
 import { PRESETS } from '../../src/model/config';
@@ -55,6 +57,27 @@ describe('npm run learn --init', () => {
     expect(logs.some((l) => l.includes(`starting from the weights in ${dir}`))).toBe(true);
     expect(worst).toBeLessThan(1e-6);
     expect(fromSeeded).toBeGreaterThan(1e-2);
+  }, 300_000);
+
+  it('--eval-only scores the folder\'s weights with the baselines and prints greedy episodes of the split; trains nothing', async () => {
+    const { dir } = writeFolder('nano-eval', 'nano', 5);
+    const rt = await testRuntime('opengles');
+    const printed: string[] = [];
+    const logs: string[] = [];
+    const args = parseLearnArgs(['--family', 'function-calling', '--level', 'route4', '--preset', 'nano', '--init', dir, '--seed', '3', '--eval-only', '--eval-split', 'validation', '--eval-n', '4', '--samples', '2']);
+    const summary = await runLearn(rt, args, { log: (l) => logs.push(l), print: (l) => printed.push(l) });
+    expect(Object.keys(summary).sort()).toEqual(['baselines', 'family', 'model', 'n', 'seed', 'split']);
+    expect(summary).toMatchObject({ family: 'function-calling', split: 'validation', n: 4, seed: 3 });
+    expect(Object.keys(summary.baselines as object)).toEqual(expect.arrayContaining(['do nothing', 'majority tool (fit on train)']));
+    expect(JSON.parse(printed.at(-1)!)).toEqual(summary); // the last line is the summary
+    const samples = printed.filter((l) => l.startsWith('sample '));
+    expect(samples).toHaveLength(2);
+    const task = entryFamily({ family: 'function-calling', level: 'route4' }).generateTask(3, 0, 'validation') as FunctionCallingTask;
+    const request = task.question.find((m) => m.role === 'user')!.content;
+    expect(samples[0]).toContain(`sample 1 of 2 (validation task 0, `);
+    expect(samples[0]).toContain(`user: ${request}`); // the split's own first task, as evaluations draw it
+    expect(printed.some((l) => l.includes('validation') && l.includes('value-type'))).toBe(true); // the comparison table
+    expect(logs.some((l) => /SFT|GRPO step/.test(l) && !/starting from/.test(l))).toBe(false); // no training stage ran
   }, 300_000);
 
   it('refuses another shape, a folder without the files, and --init beside --model or --resume', async () => {

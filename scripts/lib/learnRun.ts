@@ -9,7 +9,6 @@ import type { GpuRuntime } from '../../src/gpu/runtime';
 import { PRESETS } from '../../src/model/config';
 import { readPresetFolder } from './presetFolder';
 import { folderSource } from '../../src/model/hfFolderNode';
-import type { GpuWeights } from '../../src/model/weights';
 import { DiskBackend } from '../../src/storage/diskBackend';
 import { exportFiles } from '../../src/storage/export/exportModel';
 import { writeFolder } from '../../src/storage/hfFolder';
@@ -22,6 +21,8 @@ import { formatRate } from '../../src/eval/report';
 import { type LoadedModel, loadModelForPipeline, loraFor } from '../../src/pipeline/loadModel';
 import { learningConfig } from '../../src/pipeline/presets';
 import { type PipelineHooks, type PipelineOptions, runPipeline, trainingShape } from '../../src/pipeline/runner';
+import { sampleEpisodes } from '../../src/pipeline/sampleEpisodes';
+import { GpuWeights as Weights } from '../../src/model/weights';
 import { assertConfigFits } from '../../src/model/fit';
 import { formatBytes } from '../../src/model/parameters';
 import { toJsonlLine } from '../../src/train/rl/rlMetrics';
@@ -34,7 +35,7 @@ export interface LearnIo {
   /** Result lines: the evaluation tables and, last, the summary JSON. */
   print: (line: string) => void;
   /** Sees each seed's trained weights before they are released (tests check what changed). */
-  onWeights?: (seed: number, w: GpuWeights) => Promise<void>;
+  onWeights?: (seed: number, w: Weights) => Promise<void>;
 }
 
 /** What one seed's run reports (test split, the run's first task set). */
@@ -48,6 +49,17 @@ interface SeedResult {
   baselines: Record<string, number>;
   /** The --eval-also task sets: success after SFT / after GRPO / SFT-only, and the best baseline's. */
   also?: Record<string, { after_sft: number | null; after_grpo: number | null; sft_only_same_compute: number | null; best_baseline: number | null }>;
+}
+
+/** A sample episode longer than this is cut when printed (an untrained model writes up to its token cap per turn). */
+const SAMPLE_CHARS = 600;
+
+/** What one seed's --eval-only evaluation reports. */
+interface EvalOnlyResult {
+  seed: number;
+  n: number;
+  model: number;
+  baselines: Record<string, number>;
 }
 
 function bestRate(bs: readonly { success: { rate: number } }[]): number | null {
@@ -81,7 +93,7 @@ export async function runLearn(rt: GpuRuntime, args: LearnArgs, io: LearnIo): Pr
   const write = (obj: unknown): void => {
     if (args.out) appendFileSync(args.out, `${typeof obj === 'string' ? obj : JSON.stringify(obj)}\n`);
   };
-  const results: SeedResult[] = [];
+  const results: (SeedResult | EvalOnlyResult)[] = [];
   const t0 = performance.now();
   for (const seed of args.seeds) {
     const cfg = learningConfig({ ...args.options, seed });
@@ -113,7 +125,8 @@ export async function runLearn(rt: GpuRuntime, args: LearnArgs, io: LearnIo): Pr
     }
   }
   log(`time: ${((performance.now() - t0) / 1000).toFixed(0)} s`);
-  const summary = summaryLine(args.family, results, args.options.evalSplit ?? 'test');
+  const split = args.options.evalSplit ?? 'test';
+  const summary = args.evalOnly ? evalOnlyLine(args.family, results as EvalOnlyResult[], split) : summaryLine(args.family, results as SeedResult[], split);
   io.print(JSON.stringify(summary));
   return summary;
 }
@@ -121,7 +134,7 @@ export async function runLearn(rt: GpuRuntime, args: LearnArgs, io: LearnIo): Pr
 async function runSeed(
   rt: GpuRuntime, args: LearnArgs, io: LearnIo, seed: number, cfg: ReturnType<typeof learningConfig>, opts: PipelineOptions,
   write: (obj: unknown) => void, loaded: LoadedModel | undefined,
-): Promise<SeedResult> {
+): Promise<SeedResult | EvalOnlyResult> {
   const log = (line: string) => io.log(`[seed ${seed}] ${line}`);
   write({ kind: 'config', seed, config: cfg, ...(loaded ? { model: args.model, modelConfig: loaded.cfg, lora: loraFor(args.loraRank) } : {}) });
   const hooks: PipelineHooks = {
@@ -146,6 +159,14 @@ async function runSeed(
     log(`resuming from checkpoint ${found.id}: stage ${found.stage} (${cfg.stages[found.stage].kind}) after step ${found.step}`);
     Object.assign(opts, { initial: found.point.initial, resume: found.point });
   }
+  const split = args.options.evalSplit ?? 'test';
+  const samples: string[] = []; // printed after the tables
+  const printSamples = async (w: Weights) => {
+    for (const [i, e] of (await sampleEpisodes(rt, w, cfg, args.samples, { split, tokenizer: loaded?.tokenizer })).entries()) {
+      const text = e.text.length > SAMPLE_CHARS ? `${e.text.slice(0, SAMPLE_CHARS)} … (${e.text.length - SAMPLE_CHARS} more characters)` : e.text;
+      samples.push(`sample ${i + 1} of ${args.samples} (${split} task ${i}, ${e.success ? 'right' : 'wrong'}):\n${text}`);
+    }
+  };
   if (args.compare && cfg.stages.some((s) => s.kind === 'grpo') && args.options.rlSteps > 0) {
     const r = await runSftRlComparison(rt, cfg, hooks, opts);
     evals = [...r.prefix.evals, ...r.rl.evals];
@@ -153,9 +174,19 @@ async function runSeed(
     weights = r.finalWeights;
     log(`SFT-only arm: ${r.sftSteps} more SFT steps = ${(r.sftCompute / 1e6).toFixed(1)} M forward-token-equivalents (GRPO used ${(r.grpoCompute / 1e6).toFixed(1)} M)`);
     write({ kind: 'compute', seed, grpo: r.grpoCompute, sftOnly: r.sftCompute, sftOnlySteps: r.sftSteps });
+    if (args.samples > 0 && loaded) log('--samples with --model and the SFT-only comparison: not printed (run with --no-compare)');
+    else if (args.samples > 0) {
+      const w = new Weights(rt, PRESETS[cfg.preset], weights); // the GRPO arm's final weights
+      try {
+        await printSamples(w);
+      } finally {
+        w.destroy();
+      }
+    }
   } else {
     const r = await runPipeline(rt, cfg, hooks, opts);
     evals = r.evals;
+    if (args.samples > 0) await printSamples(loaded ? loaded.weights : r.weights);
     if (loaded) weights = await loaded.adapters.download();
     else {
       weights = await r.weights.download();
@@ -167,8 +198,13 @@ async function runSeed(
   const find = (l: string) => firstSet(evals.find((e) => e.label === l));
   const afterSft = find('after SFT');
   const afterGrpo = find('after GRPO');
-  for (const l of ['after SFT', 'after GRPO']) for (const t of evals.find((e) => e.label === l)?.taskSets ?? []) io.print(t.table);
+  for (const l of ['model', 'after SFT', 'after GRPO']) for (const t of evals.find((e) => e.label === l)?.taskSets ?? []) io.print(t.table);
+  for (const l of samples) io.print(l);
   const rate = (t: TaskSetEval | undefined) => t?.model.success.rate ?? null;
+  if (args.evalOnly) {
+    const m = find('model');
+    return { seed, n: m?.model.n ?? 0, model: rate(m) ?? 0, baselines: Object.fromEntries((m?.baselines ?? []).map((b) => [b.label, b.success.rate])) };
+  }
   if (dir) await saveFinal(join(dir, 'final'), cfg, weights, args, loaded, log);
   const result: SeedResult = {
     seed, n: afterSft?.model.n ?? 0, before_sft: rate(find('before SFT')), after_sft: rate(afterSft) ?? 0, after_grpo: rate(afterGrpo) ?? 0,
@@ -213,5 +249,17 @@ function summaryLine(family: string, rs: SeedResult[], split: string): Record<st
     baselines: Object.fromEntries(names.map((b) => [b, mean(rs.map((r) => r.baselines[b] ?? null))])),
     range: Object.fromEntries(keys.map((k) => [k, range(rs.map((r) => r[k]))])),
     per_seed: rs,
+  };
+}
+
+/** The last line of --eval-only: the starting model's success and the baselines (several seeds: means, ranges, per seed). */
+function evalOnlyLine(family: string, rs: EvalOnlyResult[], split: string): Record<string, unknown> {
+  if (rs.length === 1) return { family, split, ...rs[0] };
+  const mean = (xs: number[]) => xs.reduce((a, x) => a + x, 0) / xs.length;
+  const models = rs.map((r) => r.model);
+  return {
+    family, split, n: rs[0].n, seed: rs.map((r) => r.seed), model: mean(models),
+    baselines: Object.fromEntries(Object.keys(rs[0].baselines).map((b) => [b, mean(rs.map((r) => r.baselines[b] ?? 0))])),
+    range: { model: [Math.min(...models), Math.max(...models)] }, per_seed: rs,
   };
 }

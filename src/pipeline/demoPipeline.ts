@@ -4,23 +4,19 @@
 // evaluation) run by the general runner → a few TEST episodes from the final model. Progress
 // events stream to the caller; every stage is seeded. A model the user loaded goes through the
 // same path (`initial`).
-import { entryFamily, type TaskMixEntry } from '../envs/taskMix';
+import type { TaskMixEntry } from '../envs/taskMix';
 import type { GpuRuntime } from '../gpu/runtime';
 import { type ModelConfig, PRESETS, type PresetName } from '../model/config';
 import { assertConfigFits, assertPresetFits } from '../model/fit';
-import { GREEDY } from '../model/sampling';
-import type { GpuWeights } from '../model/weights';
 import { runSelfCheck } from '../ops/selfCheck';
-import { modelTurnGenerator } from '../train/rl/modelGenerator';
 import type { RlStepRecord } from '../train/rl/rlMetrics';
-import { rolloutBatch } from '../train/rl/rollout';
 import type { SftMetrics } from '../train/sft/sft';
 import type { PipelineConfig } from './config';
 import type { Rate } from '../eval/report';
 import type { EvalSummary } from './evalSummary';
 import { learningConfig, ROUTING_LEARNING } from './presets';
-import { rolloutConfig, runPipeline, trainingShape } from './runner';
-import { tokenizerForModel } from '../tokenizer';
+import { runPipeline, trainingShape } from './runner';
+import { sampleEpisodes } from './sampleEpisodes';
 
 export interface DemoOptions {
   /** Model shape and seeded init (ignored for the shape when `initial` is given). */
@@ -230,10 +226,3 @@ export async function runDemo(rt: GpuRuntime, opts: DemoOptions, emit: (e: DemoE
   }
 }
 
-/** Test tasks 0 … k−1 played greedily: "user: …\nassistant: …\ntool: …" (the system block with the tools is left out). */
-async function sampleEpisodes(rt: GpuRuntime, w: GpuWeights, cfg: PipelineConfig, k: number): Promise<{ text: string; success: boolean }[]> {
-  const family = entryFamily(cfg.tasks[0]);
-  const tasks = Array.from({ length: k }, (_, i) => family.generateTask(cfg.seed, i, 'test'));
-  const trajs = await rolloutBatch({ family, tasks, tokenizer: await tokenizerForModel(w.cfg), generator: modelTurnGenerator(rt, w, GREEDY), config: rolloutConfig(cfg, 1, 0), seed: cfg.seed, policyVersion: 0 });
-  return trajs.map((t) => ({ text: t.messages.filter((m) => m.role !== 'system').map((m) => `${m.role}: ${m.content}`).join('\n'), success: t.success }));
-}

@@ -105,6 +105,8 @@ export interface LearningOptions {
   validationN: number;
   /** Evaluate the untrained model too. */
   evalBefore: boolean;
+  /** Train nothing: one evaluation ('model', with the baselines) of the starting weights (`npm run learn -- --eval-only`). */
+  evalOnly?: boolean;
   /** Where the before / after evaluations run: 'test' (reported figures) or 'validation' (choosing settings). Default test. */
   evalSplit?: EvalSplit;
   /** Task sets scored beside the run's own at every evaluation (e.g. bfcl-unseen-tools): mix entries of weight 0, never trained on. */
@@ -127,6 +129,16 @@ export const ROUTING_LEARNING: LearningOptions = {
 export function learningConfig(o: LearningOptions): PipelineConfig {
   const stages: StageConfig[] = [];
   const test = (label: string, baselines: boolean): StageConfig => ({ kind: 'eval', label, split: o.evalSplit ?? 'test', n: o.evalN, baselines });
+  if (o.evalOnly) stages.push(test('model', true));
+  else learningStages(o, stages, test);
+  // weight 0: never drawn for SFT data or GRPO (taskMix.ts), evaluated at every eval stage
+  const tasks = [...o.tasks, ...(o.evalAlso ?? []).map((e) => ({ ...e, weight: 0 }))];
+  const context = contextForMix(tasks, toolRenderingFor(PRESETS[o.preset].tokenizer));
+  return parsePipelineConfig({ version: PIPELINE_CONFIG_VERSION, preset: o.preset, seed: o.seed, tasks, context, stages });
+}
+
+/** [before SFT] → SFT → after SFT → [validation] → GRPO → after GRPO. */
+function learningStages(o: LearningOptions, stages: StageConfig[], test: (label: string, baselines: boolean) => StageConfig): void {
   if (o.evalBefore) stages.push(test('before SFT', false));
   stages.push({ kind: 'sft', data: { source: 'synthetic', examples: o.sftExamples, drills: o.sftDrills, ...(o.sftRandomValues ? { randomValues: o.sftRandomValues } : {}), ...(o.sftWrappedRequests ? { wrappedRequests: o.sftWrappedRequests } : {}) }, steps: o.sftSteps, batchSize: o.sftBatch, lr: o.sftLr, warmupSteps: 10, minLrRatio: 1 });
   stages.push(test('after SFT', true));
@@ -137,10 +149,6 @@ export function learningConfig(o: LearningOptions): PipelineConfig {
     ...(o.staleness === undefined ? {} : { staleness: o.staleness }),
   });
   stages.push(test('after GRPO', false));
-  // weight 0: never drawn for SFT data or GRPO (taskMix.ts), evaluated at every eval stage
-  const tasks = [...o.tasks, ...(o.evalAlso ?? []).map((e) => ({ ...e, weight: 0 }))];
-  const context = contextForMix(tasks, toolRenderingFor(PRESETS[o.preset].tokenizer));
-  return parsePipelineConfig({ version: PIPELINE_CONFIG_VERSION, preset: o.preset, seed: o.seed, tasks, context, stages });
 }
 
 /** A named pipeline the page offers as a one-click start ("tool routing in 5 minutes", …). */
