@@ -243,6 +243,7 @@ describe('data parallel across tabs (SwarmSession)', () => {
     await until('the uninterrupted run', () => whole.sessions.every((t) => ['done', 'failed'].includes(t.view().state)), 120_000);
     for (const t of whole.sessions) expect(t.view().error).toBeNull();
     expect(whole.sessions[0].view().dp).toEqual({ world: 3, rank: 0, ranks: ['machine-0', expect.any(String), expect.any(String)] });
+    expect(whole.sessions[1].view().notes.join('\n')).toMatch(/data parallel: this machine is rank [12] of 3/); // machines, not tabs, in its words
     for (const t of whole.sessions) {
       expect(t.sftLosses).toHaveLength(7);
       for (const [i, l] of want.sftLosses.entries()) expect(rel(t.sftLosses[i], l), `sft step ${i + 1}`).toBeLessThanOrEqual(1e-5);

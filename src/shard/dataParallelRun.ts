@@ -108,7 +108,11 @@ export class DataParallelRun {
   private readonly startListeners: ((s: DataParallelStart) => void)[] = [];
   private wakeCoordinator: () => void = () => {};
 
+  /** What a rank is, in messages: a tab of one browser, or a machine. */
+  private readonly unit: 'tab' | 'machine';
+
   constructor(private readonly o: DataParallelOptions) {
+    this.unit = o.acrossMachines ? 'machine' : 'tab';
     this.digest = runDigest(o.cfg, o.model, o.world);
     const { node } = o;
     node.on('dpCall', (from) => {
@@ -123,7 +127,7 @@ export class DataParallelRun {
       const i = this.agreed.indexOf(id);
       if (i >= 0 && !this.started) {
         this.agreed.splice(i, 1);
-        o.note(`${id} left before the run started: waiting for ${o.world - 1 - this.agreed.length} more tab(s)`);
+        o.note(`${id} left before the run started: waiting for ${o.world - 1 - this.agreed.length} more ${this.unit}(s)`);
       }
     });
   }
@@ -147,21 +151,21 @@ export class DataParallelRun {
       await this.o.node.say(from, { h: { t: 'refused', reason: reason.slice(0, 500) } }).catch(() => {});
     };
     if (this.agreed.includes(from)) return;
-    const diff = digestDifference(this.digest, h.digest, 'rank 0\'s run', 'this tab\'s link');
-    if (diff) return refuse(`this tab would train a different run than rank 0 (${this.o.node.selfId}): ${diff}. Open the run's own "join this run" link`);
-    if (this.started) return refuse(`this data-parallel run already trains with its ${this.o.world} tabs; start a new run to use this tab`);
+    const diff = digestDifference(this.digest, h.digest, 'rank 0\'s run', `this ${this.unit}'s link`);
+    if (diff) return refuse(`this ${this.unit} would train a different run than rank 0 (${this.o.node.selfId}): ${diff}. Open the run's own "join this run" link`);
+    if (this.started) return refuse(`this data-parallel run already trains with its ${this.o.world} ${this.unit}s; start a new run to use this ${this.unit}`);
     this.agreed.push(from);
-    this.o.note(`${from} agreed on the run (${this.agreed.length + 1} of ${this.o.world} tabs)`);
+    this.o.note(`${from} agreed on the run (${this.agreed.length + 1} of ${this.o.world} ${this.unit}s)`);
     this.wakeCoordinator();
   }
 
   private onStart(from: string, h: HeaderOf<'dpStart'>): void {
     if (this.started || this.coordinating) return;
     if (h.ranks[0] !== from) return this.o.note(`ignored a start of the data-parallel run from ${from}, which is not its rank 0`);
-    const diff = digestDifference(this.digest, h.digest, 'this tab', `rank 0 (${from})`);
+    const diff = digestDifference(this.digest, h.digest, `this ${this.unit}`, `rank 0 (${from})`);
     if (diff) return this.o.note(`refused to start: rank 0 (${from}) trains a different run: ${diff}`);
     const rank = h.ranks.indexOf(this.o.node.selfId);
-    if (rank < 0) return this.o.note(`the data-parallel run started with ${h.ranks.length} other tabs; this tab is not one of its ranks`);
+    if (rank < 0) return this.o.note(`the data-parallel run started with ${h.ranks.length} other ${this.unit}s; this ${this.unit} is not one of its ranks`);
     if (h.ranks.length !== this.o.world) return this.o.note(`refused to start: rank 0 (${from}) started with ${h.ranks.length} ranks, the link says ${this.o.world}`);
     this.begin(h.ranks, rank, h.resumeFrom ?? null);
   }
@@ -172,7 +176,7 @@ export class DataParallelRun {
     const collective = ranks.length > 1 ? new Collective(this.o.node, DP_GROUP, rank, ranks, this.o.timeoutMs, route) : null;
     const checkpointShare = ranks.length > 1 && resumeFrom !== null && this.o.acrossMachines ? new Collective(this.o.node, DP_CHECKPOINT_GROUP, rank, ranks, this.o.timeoutMs, route) : null;
     this.started = { ranks, rank, collective, resumeFrom, checkpointShare };
-    this.o.note(`data parallel: this tab is rank ${rank} of ${ranks.length} (ranks in order: ${ranks.join(', ')})${resumeFrom ? `, resuming from checkpoint ${resumeFrom}` : ''}`);
+    this.o.note(`data parallel: this ${this.unit} is rank ${rank} of ${ranks.length} (ranks in order: ${ranks.join(', ')})${resumeFrom ? `, resuming from checkpoint ${resumeFrom}` : ''}`);
     for (const f of this.startListeners) f(this.started);
   }
 
@@ -181,9 +185,9 @@ export class DataParallelRun {
     if (this.started) return this.started;
     this.coordinating = true;
     const { node, world } = this.o;
-    if (world > 1) this.o.note(`data parallel over ${world} tabs: waiting for ${world - 1} more tab(s) to open the link`);
+    if (world > 1) this.o.note(`data parallel over ${world} ${this.unit}s: waiting for ${world - 1} more ${this.unit}(s) to open the link`);
     while (this.agreed.length < world - 1) {
-      if (signal?.aborted) throw new Error('stopped while waiting for the data-parallel run\'s tabs');
+      if (signal?.aborted) throw new Error(`stopped while waiting for the data-parallel run's ${this.unit}s`);
       await node.say(null, { h: { t: 'dpCall', world } });
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, 1000);
