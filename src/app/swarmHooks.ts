@@ -137,8 +137,9 @@ export function installSwarm(host: SwarmHost): void {
     async start(opts) {
       const config = parsePipelineConfig(opts.config ?? defaultSwarmConfig(opts.dp?.world));
       await run(async () => {
-        const problem = opts.dp ? dataParallelProblem(config, opts.dp.world) : null;
-        if (problem) throw new Error(`this run cannot train data parallel over ${opts.dp!.world} tabs: ${problem}`);
+        const unit = opts.relay ? 'machine' : 'tab';
+        const problem = opts.dp ? dataParallelProblem(config, opts.dp.world, unit) : null;
+        if (problem) throw new Error(`this run cannot train data parallel over ${opts.dp!.world} ${unit}s: ${problem}`);
         return startBrowserSwarm({ config, model: opts.model, relay: opts.relay || undefined, dp: opts.dp }, { featureLevel: host.featureLevel(), log, lead: true, timing: opts.timing });
       });
       history.replaceState(null, '', swarmHash(current!.link)); // this tab's URL is the join link (no hashchange: the form keeps its settings)

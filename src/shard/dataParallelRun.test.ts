@@ -230,8 +230,21 @@ describe('data parallel across tabs (SwarmSession)', () => {
     expect(r1.view()).toMatchObject({ state: 'failed', role: 'rank' });
   }, 300_000);
 
+  it('a link whose config cannot split is refused on every member at once, naming machines across machines', async () => {
+    const link: SwarmLink = { v: 1, run: 'run-dp-m-split', secret: 'secret-dp-test-0008', config: config(4, 2, 1), model: MICRO_MODEL, dp: { world: 3 } }; // 2 tasks per step
+    const { sessions } = machines(link, [new MemoryBackend(), new MemoryBackend(), new MemoryBackend()], 10_000);
+    for (const t of sessions) await t.start();
+    for (const t of sessions) {
+      expect(t.view().state).toBe('failed');
+      expect(t.view().error).toMatch(/this run cannot train data parallel: stage 1 \(grpo\): its 2 tasks per step cannot give each of 3 machines a group to play/);
+    }
+    for (const t of sessions) await t.stop();
+  });
+
   it('across 3 machines (each joiner linked to rank 0 only, own stores): one tab\'s run; stopped, it resumes with rank 0\'s checkpoint sent to the others', async () => {
-    const cfg = config(4, 7, 0);
+    // a GRPO step too (3 tasks: one group per machine): its episode summaries are gathered via rank 0 as well
+    const base = config(4, 7, 1);
+    const cfg = parsePipelineConfig({ ...base, stages: base.stages.map((st) => (st.kind === 'grpo' ? { ...st, tasksPerStep: 3 } : st)) });
     const link = (run: string): SwarmLink => ({ v: 1, run, secret: 'secret-dp-test-0007', config: cfg, model: MICRO_MODEL, dp: { world: 3 } });
     const one = tabs([{ ...link('run-dp-m-one'), dp: { world: 1 } }], 10_000);
     await one.sessions[0].start();
@@ -248,7 +261,9 @@ describe('data parallel across tabs (SwarmSession)', () => {
       expect(t.sftLosses).toHaveLength(7);
       for (const [i, l] of want.sftLosses.entries()) expect(rel(t.sftLosses[i], l), `sft step ${i + 1}`).toBeLessThanOrEqual(1e-5);
       expect(t.finalWeights!.sha256).toBe(whole.sessions[0].finalWeights!.sha256);
+      expect(t.records.map((r) => [r.metrics.reward, r.metrics.episodes])).toEqual(want.records.map((r) => [r.metrics.reward, r.metrics.episodes]));
     }
+    expect(whole.sessions.map((t) => t.records[0].rank?.episodes)).toEqual([2, 2, 2]); // each machine plays its group (G 2)
     // the same run, stopped after 3 steps: machine 2's page closes (no bye)
     const stores = [new MemoryBackend(), new MemoryBackend(), new MemoryBackend()];
     const first = machines(link('run-dp-m-resume'), stores, 1500);

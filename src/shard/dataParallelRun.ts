@@ -59,13 +59,13 @@ export function digestDifference(mine: RunDigest, theirs: RunDigest, me: string,
   return diffs.length ? diffs.join('; ') : null;
 }
 
-/** Why `cfg` cannot run data parallel over `world` tabs (null: it can). */
-export function dataParallelProblem(cfg: PipelineConfig, world: number): string | null {
+/** Why `cfg` cannot run data parallel over `world` tabs or machines (null: it can). */
+export function dataParallelProblem(cfg: PipelineConfig, world: number, unit: 'tab' | 'machine' = 'tab'): string | null {
   if (cfg.lora) return 'data parallel on the page trains full-parameter models: remove lora';
   for (const [i, s] of cfg.stages.entries()) {
-    if (s.kind === 'sft' && s.batchSize < world) return `stage ${i} (sft): its batch of ${s.batchSize} rows cannot give each of ${world} tabs a row: choose a batch of at least ${world} rows`;
+    if (s.kind === 'sft' && s.batchSize < world) return `stage ${i} (sft): its batch of ${s.batchSize} rows cannot give each of ${world} ${unit}s a row: choose a batch of at least ${world} rows`;
     if (s.kind === 'grpo' && s.staleness !== undefined) return `stage ${i} (grpo): every rank plays its share of the step's groups with synchronous rollouts: remove its staleness (${s.staleness})`;
-    if (s.kind === 'grpo' && s.tasksPerStep < world) return `stage ${i} (grpo): its ${s.tasksPerStep} tasks per step cannot give each of ${world} tabs a group to play: choose at least ${world} tasks per step`;
+    if (s.kind === 'grpo' && s.tasksPerStep < world) return `stage ${i} (grpo): its ${s.tasksPerStep} tasks per step cannot give each of ${world} ${unit}s a group to play: choose at least ${world} tasks per step`;
   }
   return null;
 }

@@ -173,6 +173,13 @@ export class SwarmSession {
 
   /** Joins the run: announces itself, plays jobs, and (tabs) waits in line to lead. */
   async start(): Promise<void> {
+    // every member checks the split, not only rank 0: a joiner would otherwise wait for a run that never starts
+    const problem = this.o.link.dp ? dataParallelProblem(this.cfg, this.o.link.dp.world, this.o.locks ? 'tab' : 'machine') : null;
+    if (problem) {
+      this.fail(new Error(`this run cannot train data parallel: ${problem}`));
+      this.changed();
+      return;
+    }
     await this.node.start();
     if (this.o.locks) {
       const name = `tabforge-swarm-leader/${this.o.link.run}`;
@@ -269,8 +276,8 @@ export class SwarmSession {
   }
 
   /**
-   * Data parallel, the tab holding the run's lock: rank 0. Refuses a config that cannot split over
-   * the world size; a run that stopped before resumes from its newest complete checkpoint (rank 0
+   * Data parallel, the tab holding the run's lock (across machines: the link's leader): rank 0. A run
+   * that stopped before resumes from its newest complete checkpoint (rank 0
    * names it in dpStart and every rank loads that one from the run's store: the same weights,
    * optimizer moments, KL reference and step on every rank). Then calls for the other ranks.
    */
@@ -278,9 +285,7 @@ export class SwarmSession {
     if (this.dp!.joined || this.state === 'done' || this.state === 'failed' || this.state === 'refused') return; // a rank already (the lock came when rank 0 left), or over
     if (!this.takeLead('this data-parallel run has finished already: start a new run from the Swarm panel')) return;
     try {
-      const problem = dataParallelProblem(this.cfg, this.o.link.dp!.world);
-      if (problem) throw new Error(`this run cannot train data parallel: ${problem}`);
-      const store = await this.o.store();
+      const store = await this.o.store(); // (a config that cannot split was refused in start())
       const stoppedAt = (await store.list()).complete;
       if (stoppedAt.length) {
         const found = await resumePipeline(await this.runtime(), store, this.cfg, this.model);
