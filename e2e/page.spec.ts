@@ -67,7 +67,7 @@ test('the editor edits the whole pipeline config and validates every field where
   await page.getByTestId('add-task').click();
   await expect(page.getByTestId('task-row')).toHaveCount(2);
   await expect(page.locator('#pf-tasks-1-level')).toHaveValue('retail');
-  await expect(page.locator('#pf-context-maxTotalTokens')).toHaveValue('2048');
+  await expect(page.locator('#pf-context-maxTotalTokens')).toHaveValue('4544');
   await expect(page.locator('#pf-context-maxTurns')).toHaveValue('8');
   await expect(page.getByTestId('error-context.maxTotalTokens')).toContainText('more than preset nano holds (512 positions)');
   await expect(page.getByTestId('start')).toBeDisabled();
