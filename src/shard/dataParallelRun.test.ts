@@ -53,7 +53,7 @@ function copyStore(from: MemoryBackend): MemoryBackend {
 function machines(link: SwarmLink, stores: MemoryBackend[], silenceMs: number) {
   const hub = MemoryHub.star('machine-0');
   return {
-    hub,
+    hub, stores,
     sessions: stores.map((store, i) => new SwarmSession({
       link, transport: hub.join(`machine-${i}`), locks: null, lead: i === 0, runtime: () => testRuntime('opengles'), store: async () => store,
       heartbeatMs: 50, silenceMs, collectiveTimeoutMs: 30_000,
@@ -287,6 +287,7 @@ describe('data parallel across tabs (SwarmSession)', () => {
     expect(r0.view().notes.join('\n')).toMatch(new RegExp(`every rank resumes from checkpoint ${saved.at(-1)} \\(stage 0, step ${done}\\), which this machine sends to the others first`));
     expect(r0.view().notes.join('\n')).toMatch(new RegExp(`sent checkpoint ${saved.at(-1)} to the other 2 machine\\(s\\): \\d+ chunks`));
     for (const t of [r1, r2]) expect(t.view().notes.join('\n')).toMatch(new RegExp(`received rank 0's checkpoint ${saved.at(-1)} into this machine's store: \\d+ chunks, \\d+ bytes, every checksum right`));
+    for (const st of again.stores.slice(1)) // the copies are removed once loaded (rank 0 keeps its own, under its retention) expect(await st.list()).toEqual({ complete: [], unfinished: [] });
     for (const t of again.sessions) {
       expect(t.sftLosses).toEqual(whole.sessions[0].sftLosses.slice(done)); // the steps after the checkpoint, bit for bit
       expect(t.finalWeights!.sha256).toBe(whole.sessions[0].finalWeights!.sha256);

@@ -326,6 +326,8 @@ export class SwarmSession {
         : this.dpResume?.id === s.resumeFrom ? this.dpResume
         : await resumePipeline(rt, await this.o.store(), this.cfg, this.model, s.resumeFrom);
       if (found && s.rank !== 0) this.note(`resuming from rank 0's checkpoint ${found.id} (stage ${found.stage}, step ${found.step})`);
+      // across machines the copy has done its job once loaded (rank 0 sends its newest again at any later resume)
+      if (found && s.checkpointShare && s.rank !== 0) await (await this.o.store()).remove(found.id);
       const result = await runPipeline(rt, this.cfg, {
         log: (l) => this.log(l),
         onStage: (i, st) => {
