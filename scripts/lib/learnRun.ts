@@ -22,7 +22,7 @@ import { type LoadedModel, loadModelForPipeline, loraFor } from '../../src/pipel
 import { learningConfig } from '../../src/pipeline/presets';
 import { type PipelineHooks, type PipelineOptions, runPipeline, trainingShape } from '../../src/pipeline/runner';
 import { sampleEpisodes } from '../../src/pipeline/sampleEpisodes';
-import { GpuWeights as Weights } from '../../src/model/weights';
+import { GpuWeights } from '../../src/model/weights';
 import { assertConfigFits } from '../../src/model/fit';
 import { formatBytes } from '../../src/model/parameters';
 import { toJsonlLine } from '../../src/train/rl/rlMetrics';
@@ -35,7 +35,7 @@ export interface LearnIo {
   /** Result lines: the evaluation tables and, last, the summary JSON. */
   print: (line: string) => void;
   /** Sees each seed's trained weights before they are released (tests check what changed). */
-  onWeights?: (seed: number, w: Weights) => Promise<void>;
+  onWeights?: (seed: number, w: GpuWeights) => Promise<void>;
 }
 
 /** What one seed's run reports (test split, the run's first task set). */
@@ -161,7 +161,7 @@ async function runSeed(
   }
   const split = args.options.evalSplit ?? 'test';
   const samples: string[] = []; // printed after the tables
-  const printSamples = async (w: Weights) => {
+  const printSamples = async (w: GpuWeights) => {
     for (const [i, e] of (await sampleEpisodes(rt, w, cfg, args.samples, { split, tokenizer: loaded?.tokenizer })).entries()) {
       const text = e.text.length > SAMPLE_CHARS ? `${e.text.slice(0, SAMPLE_CHARS)} … (${e.text.length - SAMPLE_CHARS} more characters)` : e.text;
       samples.push(`sample ${i + 1} of ${args.samples} (${split} task ${i}, ${e.success ? 'right' : 'wrong'}):\n${text}`);
@@ -176,7 +176,7 @@ async function runSeed(
     write({ kind: 'compute', seed, grpo: r.grpoCompute, sftOnly: r.sftCompute, sftOnlySteps: r.sftSteps });
     if (args.samples > 0 && loaded) log('--samples with --model and the SFT-only comparison: not printed (run with --no-compare)');
     else if (args.samples > 0) {
-      const w = new Weights(rt, PRESETS[cfg.preset], weights); // the GRPO arm's final weights
+      const w = new GpuWeights(rt, PRESETS[cfg.preset], weights); // the GRPO arm's final weights
       try {
         await printSamples(w);
       } finally {

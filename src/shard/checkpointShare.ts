@@ -26,9 +26,10 @@ export async function shareCheckpoint(c: Collective, store: CheckpointBackend, i
   const text = sender ? await store.readManifest(id) : null;
   if (sender && text === null) throw new Error(`rank 0 has no complete checkpoint '${id}' in ${store.description} to send`);
   const first = await c.allGather(sender ? encoder.encode(text!) : NOTHING, { id });
-  const got = first[0];
-  if ((got.info as { id?: unknown } | null)?.id !== id) throw new Error(`rank 0 sent checkpoint ${JSON.stringify((got.info as { id?: unknown } | null)?.id)} where this rank resumes from '${id}'`);
-  const manifest = parseManifest(id, decoder.decode(got.bytes));
+  const sentId = (first[0].info as { id?: unknown } | null)?.id;
+  if (sentId !== id) throw new Error(`rank 0 sent checkpoint ${JSON.stringify(sentId)} where this rank resumes from '${id}'`);
+  const manifestText = decoder.decode(first[0].bytes);
+  const manifest = parseManifest(id, manifestText);
   const chunks = [...manifest.tensors, ...manifest.blobs].flatMap((e) => e.chunks).sort((a, b) => a.seq - b.seq);
   if (!sender) {
     await store.remove(id); // a copy from an earlier try, complete or not
@@ -46,6 +47,6 @@ export async function shareCheckpoint(c: Collective, store: CheckpointBackend, i
     }
     await store.putChunk(id, chunk.seq, part);
   }
-  if (!sender) await store.commit(id, decoder.decode(got.bytes));
+  if (!sender) await store.commit(id, manifestText);
   return { chunks: chunks.length, bytes };
 }
