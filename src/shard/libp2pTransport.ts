@@ -28,10 +28,21 @@ interface Link {
   writing: Promise<void>;
 }
 
+/**
+ * One dial (ms), to the relay or a peer, and how many times a peer dial that times out is tried.
+ * In Node (node-datachannel) a fresh peer connection is now and then closed during ICE ("remote
+ * candidate without ICE transport") while the dial goes on waiting for it, until its budget is spent;
+ * the next attempt usually connects within a second. A handshake that is only slow (a loaded machine,
+ * a far peer) gets the same budget on every attempt. libp2p's own per-address and inbound-upgrade
+ * limits are set to the same budget, so neither side gives up before the other.
+ */
+export const DIAL_TIMEOUT_MS = 10_000;
+export const DIAL_ATTEMPTS = 4;
+
 export interface Libp2pTransportOptions {
   /** The relay's multiaddr (…/ws/p2p/<relay id>): reservations and WebRTC signalling go through it. */
   relay: string;
-  /** How long a dial to the relay or a peer may take (ms). */
+  /** How long one dial to the relay or a peer may take (ms; default DIAL_TIMEOUT_MS). */
   dialTimeoutMs?: number;
   /** This node's key, hence its peer id (default: a new one). A run's leader keeps its own (leaderIdentity.ts). */
   privateKey?: PrivateKey;
@@ -50,8 +61,10 @@ export class Libp2pTransport extends BaseTransport {
 
   /** Starts a browser node, reserves a slot on the relay and waits for this node's WebRTC address. */
   static async start(o: Libp2pTransportOptions): Promise<Libp2pTransport> {
+    const timeout = o.dialTimeoutMs ?? DIAL_TIMEOUT_MS;
     const node = await createLibp2p({
       ...(o.privateKey ? { privateKey: o.privateKey } : {}),
+      connectionManager: { dialTimeout: timeout, addressDialTimeout: timeout, inboundUpgradeTimeout: timeout },
       addresses: { listen: ['/p2p-circuit', '/webrtc'] },
       transports: [webSockets(), webRTC(), circuitRelayTransport()],
       connectionEncrypters: [noise()],
@@ -67,7 +80,6 @@ export class Libp2pTransport extends BaseTransport {
       t.dropLink(id);
       t.gone(id);
     });
-    const timeout = o.dialTimeoutMs ?? 15_000;
     try {
       await node.dial(multiaddr(o.relay), { signal: AbortSignal.timeout(timeout) });
     } catch (e) {
@@ -75,10 +87,11 @@ export class Libp2pTransport extends BaseTransport {
       throw new Error(`could not reach the relay ${o.relay} (${(e as Error).message}): is \`npm run relay\` running there, and is the address in the link right?`);
     }
     const t0 = performance.now();
+    const reservationMs = Math.max(timeout, 15_000); // the reservation and the WebRTC listener after the dial
     while (!t.address()) {
-      if (performance.now() - t0 > timeout) {
+      if (performance.now() - t0 > reservationMs) {
         await node.stop();
-        throw new Error(`the relay ${o.relay} gave this page no reservation within ${timeout / 1000} s`);
+        throw new Error(`the relay ${o.relay} gave this page no reservation within ${reservationMs / 1000} s`);
       }
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -120,18 +133,19 @@ export class Libp2pTransport extends BaseTransport {
 
   /**
    * The swarm stream to a peer over a WebRTC connection set up through the relay. A handshake that
-   * times out inside libp2p (SDP exchange, data channel opening) is tried once more: on a loaded
-   * machine it fails now and then and succeeds on the next try; anything else fails at once.
+   * times out inside libp2p (SDP exchange, ICE, data channel opening) is tried again, up to
+   * DIAL_ATTEMPTS in all (see DIAL_TIMEOUT_MS); anything else fails at once.
    */
   private async dialSwarm(peerId: string, addr: ReturnType<typeof multiaddr>): Promise<Stream> {
-    const attempts = 2;
+    const budget = this.o.dialTimeoutMs ?? DIAL_TIMEOUT_MS;
     for (let i = 1; ; i++) {
       try {
-        return await this.node.dialProtocol(addr, SWARM_PROTOCOL_ID, { signal: AbortSignal.timeout(this.o.dialTimeoutMs ?? 15_000) });
+        return await this.node.dialProtocol(addr, SWARM_PROTOCOL_ID, { signal: AbortSignal.timeout(budget) });
       } catch (e) {
         const timedOut = (e as Error).name === 'TimeoutError' || (e as Error).name === 'AbortError';
-        if (!timedOut || i >= attempts) throw e;
-        this.o.log?.(`the connection to ${peerId} timed out (${(e as Error).message}); trying once more`);
+        if (!timedOut) throw e;
+        if (i >= DIAL_ATTEMPTS) throw new Error(`no connection to ${peerId}: ${DIAL_ATTEMPTS} attempts of ${budget / 1000} s timed out (${(e as Error).message}); is that page still open, and can this network carry WebRTC?`);
+        this.o.log?.(`the connection to ${peerId} timed out (${(e as Error).message}); trying again (${i + 1} of ${DIAL_ATTEMPTS})`);
       }
     }
   }
