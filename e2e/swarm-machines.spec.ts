@@ -103,10 +103,12 @@ test('data parallel across three browsers through a local relay: one tab\'s SFT 
     await expect(b.getByTestId('swarm-status')).toContainText('of 3');
     const [want, ra, rb, rc] = await Promise.all([one, a, b, c].map(result));
     expectOneTabsRun(want, [ra, rb, rc], STEPS);
-    // every step each rank sent its gradient (4 bytes a parameter) once and got the 2 others' — joiners
-    // to and from rank 0 only, which forwards (collective.ts, route via-rank0)
+    // the gradients are reduced at rank 0 (dataParallel.ts, collective.ts reduceAtRank0): every step a
+    // joiner sent its gradient (4 bytes a parameter) to rank 0 and got the sum back; rank 0 got 2
+    // gradients and sent the sum twice — not the 4 copies forwarding every gradient would cost
     const bytes = STEPS * 4 * ra.weights!.length;
-    for (const r of [ra, rb, rc]) expect(r.gradientExchange).toEqual({ steps: STEPS, bytesSent: bytes, bytesReceived: 2 * bytes });
+    expect(ra.gradientExchange).toEqual({ steps: STEPS, bytesSent: 2 * bytes, bytesReceived: 2 * bytes });
+    for (const r of [rb, rc]) expect(r.gradientExchange).toEqual({ steps: STEPS, bytesSent: bytes, bytesReceived: bytes });
     expect(want.gradientExchange).toBeNull(); // one tab: the plain pipeline
 
     // Stop and resume across machines: a 2-machine run of 16 steps; b's page closes after 3 steps (the

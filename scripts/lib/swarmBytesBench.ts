@@ -5,7 +5,8 @@
 // DiLoCo with int8 deltas. Bytes are summed from the real collective messages, then divided by the
 // steps taken: rank 0's frames per optimizer step (tabs: one post reaches every tab; libp2p: one
 // copy per other rank, so × (world − 1)). Plus plain data parallel over 3 machines on a star of
-// connections (collectives via rank 0, as across machines): rank 0's upload and a joiner's.
+// connections (as across machines: gradients reduced at rank 0, which sends the sum back): rank 0's
+// upload and a joiner's.
 import type { BenchResult } from '../../src/app/bench/registry';
 import type { EncodedDoc } from '../../src/data/packing';
 import type { GpuRuntime } from '../../src/gpu/runtime';
@@ -91,8 +92,8 @@ async function measure(rt: GpuRuntime, mode: WireMode, innerSteps: number): Prom
     for (const n of nodes) await n.stop();
   }
   const P = countParameters(model);
-  // via rank 0 at world 3: rank 0 sends its own gradient to 2 ranks and forwards each joiner's to 1, a joiner sends 1
-  const formula = star ? 4 * bytesPerStep(P, 'data-parallel', innerSteps) : bytesPerStep(P, mode, innerSteps);
+  // via rank 0 at world 3: rank 0 sends the sum to the 2 joiners (W − 1), a joiner sends its own gradient to rank 0
+  const formula = star ? 2 * bytesPerStep(P, 'data-parallel', innerSteps) : bytesPerStep(P, mode, innerSteps);
   return { mode, steps, innerSteps, parameters: P, bytesPerStep: transports[0].collectiveBytes / steps, joinerBytesPerStep: transports[1].collectiveBytes / steps, formula, frames: transports[0].frames };
 }
 
@@ -117,7 +118,7 @@ export async function swarmBytesRows(): Promise<BenchResult[]> {
   const star = ms[3];
   rows.push({
     name: 'swarm bytes/step data parallel f32 grads, 3 machines via rank 0 (a joiner)', unit: 'MB', value: star.joinerBytesPerStep / 1e6, peers: { 'tfjs-webgpu': null, 'ort-webgpu': null }, samples: 1,
-    note: `${(star.joinerBytesPerStep / star.parameters).toFixed(3)} B/parameter/step: its own gradient to rank 0 only; rank 0 uploads ${(star.bytesPerStep / star.joinerBytesPerStep).toFixed(2)}× that ((W − 1)² = 4 copies)`,
+    note: `${(star.joinerBytesPerStep / star.parameters).toFixed(3)} B/parameter/step: its own gradient to rank 0 only; rank 0 uploads ${(star.bytesPerStep / star.joinerBytesPerStep).toFixed(2)}× that (the sum to W − 1 = 2 joiners; forwarding every gradient would be (W − 1)² = 4 copies)`,
   });
   for (const m of ms.slice(1, 3)) {
     rows.push({ name: `swarm bytes ratio ${names[m.mode].replace('swarm bytes/step ', '')} / data parallel`, unit: '×', value: m.bytesPerStep / dp, peers: { 'tfjs-webgpu': null, 'ort-webgpu': null }, samples: 1 });

@@ -1,14 +1,18 @@
-// The one collective data parallelism needs: all-gather, in rank order. Each rank sends its bytes
+// The collectives data parallelism needs. allGather, in rank order: each rank sends its bytes
 // (gradients, parameter deltas) and a little JSON (losses, metrics) for round r; every rank gets
 // every rank's contribution for round r, its own included, ordered by rank, and adds them up the
-// same way — so all ranks hold bit-identical sums. A rank that claims another's place, repeats a
-// round, runs too far ahead or sends nothing within the timeout stops the collective with a
-// message naming it (data parallelism needs every rank for every step).
-// Two routes: 'direct' (every rank sends to every other: tabs, where one post reaches all, and
-// memory) and 'via-rank0' (across machines: a joiner is connected to the leader, rank 0, only, so
-// ranks ≠ 0 send their contribution to rank 0, which checks it and forwards it unchanged to every
-// other rank; a forwarded contribution is accepted from rank 0 only). Payloads per round: direct,
-// W − 1 sent by each rank; via rank 0, 1 sent by each rank ≠ 0 and (W − 1)² by rank 0.
+// same way — so all ranks hold bit-identical sums. reduceAtRank0: every rank's contribution reaches
+// rank 0, which combines all of them (e.g. sums in rank order) and sends the one result to every
+// other rank. A rank that claims another's place, repeats a round, runs too far ahead or sends
+// nothing within the timeout stops the collective with a message naming it (data parallelism
+// needs every rank for every step).
+// Two routes for allGather: 'direct' (every rank sends to every other: tabs, where one post reaches
+// all, and memory) and 'via-rank0' (across machines: a joiner is connected to the leader, rank 0,
+// only, so ranks ≠ 0 send their contribution to rank 0, which checks it and forwards it unchanged
+// to every other rank; a forwarded contribution is accepted from rank 0 only). Payloads a round:
+// direct, W − 1 sent by each rank; via rank 0, 1 sent by each rank ≠ 0 and (W − 1)² by rank 0.
+// reduceAtRank0 needs no forwarding: 1 sent by each rank ≠ 0, W − 1 by rank 0 (the gradients
+// across machines take it: dataParallel.ts).
 import type { HeaderOf } from './protocol';
 import type { SwarmNode } from './swarmNode';
 
@@ -50,7 +54,7 @@ export class Collective {
     readonly route: CollectiveRoute = 'direct',
   ) {
     if (ranks[rank] !== node.selfId) throw new Error(`collective '${group}': rank ${rank} is ${ranks[rank]}, not this member (${node.selfId})`);
-    node.on('gather', (from, m) => this.onGather(from, m.h, m.p ?? new Uint8Array(0)));
+    node.on('gather', (from, m) => (m.h.group === this.reduceGroup ? this.onReduce(from, m.h, m.p ?? new Uint8Array(0)) : this.onGather(from, m.h, m.p ?? new Uint8Array(0))));
     node.onLeave((id, why) => {
       const r = ranks.indexOf(id);
       if (r >= 0 && r !== rank) this.fail(new Error(`rank ${r} (${id}) left (${why}): the data-parallel run cannot go on without it`));
@@ -59,6 +63,11 @@ export class Collective {
 
   get world(): number {
     return this.ranks.length;
+  }
+
+  /** reduceAtRank0's messages travel under their own group name: rank 0 never forwards them. */
+  private get reduceGroup(): string {
+    return `${this.group}:reduce`;
   }
 
   private fail(e: Error): void {
@@ -90,6 +99,33 @@ export class Collective {
     this.wake();
   }
 
+  /**
+   * reduceAtRank0's messages: at rank 0, a rank ≠ 0's own contribution; at a rank ≠ 0, rank 0's
+   * result (rank 0 in the header). Kept under `reduce:` keys; nothing is forwarded.
+   */
+  private onReduce(from: string, h: HeaderOf<'gather'>, bytes: Uint8Array): void {
+    const key = `reduce:${h.round}:${h.rank}`;
+    const problem = h.world !== this.world ? `says the group has ${h.world} ranks, it has ${this.world}`
+      : this.rank === 0 && (h.rank === 0 || this.ranks[h.rank] !== from) ? `claims rank ${h.rank}, which is ${this.ranks[h.rank]}`
+      : this.rank !== 0 && (h.rank !== 0 || from !== this.ranks[0]) ? `sent a result in rank 0's place (rank 0 is ${this.ranks[0]})`
+      : h.round < this.round - 1 || h.round > this.round + 1 ? `sent round ${h.round} while this rank is at round ${this.round}`
+      : this.inbox.has(key) ? `sent round ${h.round} twice`
+      : null;
+    if (problem) {
+      this.node.drop(from, `collective '${this.group}': ${problem}`);
+      return this.fail(new Error(`collective '${this.group}': ${from} ${problem}`));
+    }
+    let info: unknown;
+    try {
+      info = decodeInfo(h.info);
+    } catch {
+      this.node.drop(from, `collective '${this.group}': side-information is not JSON`);
+      return this.fail(new Error(`collective '${this.group}': ${from} sent side-information that is not JSON`));
+    }
+    this.inbox.set(key, { bytes: bytes.slice(), info });
+    this.wake();
+  }
+
   /** A contribution of rank `claimed` that rank 0 forwards (via-rank0 route, ranks ≠ 0 only). */
   private forwardedByRank0(from: string, claimed: number): boolean {
     return this.route === 'via-rank0' && this.rank !== 0 && claimed !== 0 && from === this.ranks[0];
@@ -113,11 +149,36 @@ export class Collective {
     if (this.node.transport.kind === 'tabs') await this.node.say(null, { h, p: bytes }); // one post reaches every tab
     else if (this.route === 'via-rank0' && this.rank !== 0) await this.node.say(this.ranks[0], { h, p: bytes });
     else for (const [k, id] of this.ranks.entries()) if (k !== this.rank) await this.node.say(id, { h, p: bytes });
+    return this.collect(r, '', this.ranks.map((_, k) => k));
+  }
+
+  /**
+   * Rank 0 gets every rank's contribution to the next round (in rank order, its own first) and
+   * `combine`s them into one result, which it sends to every other rank; every rank returns that
+   * same result (ranks ≠ 0 never call `combine`). Any route: only rank 0 talks to the others.
+   */
+  async reduceAtRank0(bytes: Uint8Array, info: unknown, combine: (all: Contribution[]) => Contribution): Promise<Contribution> {
+    const r = this.round++;
+    const header = (b: Uint8Array, i: unknown): HeaderOf<'gather'> => ({ t: 'gather', group: this.reduceGroup, round: r, rank: this.rank, world: this.world, bytes: b.byteLength, info: encodeInfo(i) });
+    if (this.rank !== 0) {
+      await this.node.say(this.ranks[0], { h: header(bytes, info), p: bytes });
+      const [result] = await this.collect(r, 'reduce:', [0]);
+      return result;
+    }
+    this.inbox.set(`reduce:${r}:0`, { bytes, info });
+    const result = combine(await this.collect(r, 'reduce:', this.ranks.map((_, k) => k)));
+    const h = header(result.bytes, result.info);
+    for (const [k, id] of this.ranks.entries()) if (k !== 0) await this.node.say(id, { h, p: result.bytes });
+    return result;
+  }
+
+  /** Waits for round r's contributions of `from` (rank numbers) under `prefix`, takes them out of the inbox. */
+  private async collect(r: number, prefix: string, from: readonly number[]): Promise<Contribution[]> {
     const deadline = performance.now() + this.timeoutMs;
     for (;;) {
       if (this.failure) throw this.failure;
-      const missing = this.ranks.findIndex((_, k) => !this.inbox.has(`${r}:${k}`));
-      if (missing < 0) break;
+      const missing = from.find((k) => !this.inbox.has(`${prefix}${r}:${k}`));
+      if (missing === undefined) break;
       const left = deadline - performance.now();
       if (left <= 0) throw new Error(`collective '${this.group}': rank ${missing} (${this.ranks[missing]}) sent nothing for round ${r} within ${this.timeoutMs / 1000} s`);
       await new Promise<void>((resolve) => {
@@ -125,8 +186,8 @@ export class Collective {
         this.wake = () => (clearTimeout(timer), resolve());
       });
     }
-    const out = this.ranks.map((_, k) => this.inbox.get(`${r}:${k}`)!);
-    for (let k = 0; k < this.world; k++) this.inbox.delete(`${r}:${k}`);
+    const out = from.map((k) => this.inbox.get(`${prefix}${r}:${k}`)!);
+    for (const k of from) this.inbox.delete(`${prefix}${r}:${k}`);
     return out;
   }
 }

@@ -2,7 +2,9 @@
 // leader only). On a star-shaped memory hub — a send between two ranks ≠ 0 throws, as a libp2p page
 // has no connection to dial there — 4 ranks all-gather 3 rounds and every rank gets every rank's
 // bytes and info in rank order; the direct route on the same hub fails (the contrast that shows the
-// hub enforces the shape); rank 0 refuses a contribution whose sender claims another rank.
+// hub enforces the shape); rank 0 refuses a contribution whose sender claims another rank. And
+// reduceAtRank0 (the gradients across machines): every rank gets rank 0's one result, rank 0 sends
+// W − 1 payloads a round; a result from anyone but rank 0 is refused.
 import { describe, expect, it } from 'vitest';
 import { Collective, type CollectiveRoute } from './collective';
 import { MemoryHub } from './memoryTransport';
@@ -58,6 +60,43 @@ describe('collective via rank 0 (star of connections)', () => {
     expect(nodes[0].banned.get('rank-1')).toMatch(/claims rank 2/);
     await new Promise((r) => setTimeout(r, 50));
     expect(nodes[2].transport.stats().bytesReceived).toBe(3); // rank 0's own 3 bytes, not the forged 3 on top
+    for (const n of nodes) await n.stop();
+  });
+});
+
+describe('reduce at rank 0 (the gradients across machines)', () => {
+  /** Adds the ranks' bytes element-wise, in rank order, and lists their infos. */
+  const add = (all: { bytes: Uint8Array; info: unknown }[]) => ({ bytes: all.reduce((s, c) => s.map((v, i) => v + c.bytes[i]), new Uint8Array(3)), info: all.map((c) => c.info) });
+
+  it('4 ranks, 3 rounds: every rank gets rank 0’s one result; rank 0 sends W − 1 payloads a round, a joiner 1', async () => {
+    const { nodes, collectives } = await starRanks(4, 'via-rank0');
+    const sent0 = nodes.map((n) => n.transport.stats().bytesSent);
+    for (let round = 0; round < 3; round++) {
+      const got = await Promise.all(collectives.map((c, r) => c.reduceAtRank0(bytesOf(r, round), { rank: r }, add)));
+      const want = [0, 1, 2, 3].reduce((s, r) => s.map((v, i) => v + bytesOf(r, round)[i]), new Uint8Array(3));
+      for (const res of got) {
+        expect([...res.bytes]).toEqual([...want]);
+        expect(res.info).toEqual([0, 1, 2, 3].map((r) => ({ rank: r })));
+      }
+    }
+    // payload bytes (3 a payload) in 3 rounds: rank 0 sent its result to 3 joiners a round (W − 1, where
+    // allGather's forwarding sends (W − 1)² = 9), each joiner its own 3 bytes
+    expect(nodes.map((n, r) => n.transport.stats().bytesSent - sent0[r])).toEqual([27, 9, 9, 9]);
+    for (const n of nodes) await n.stop();
+  });
+
+  it('a joiner refuses a result that does not come from rank 0, and rank 0 a contribution claiming rank 0', async () => {
+    // a full mesh, so that a joiner can reach another at all (on the star the hub itself refuses)
+    const hub = new MemoryHub();
+    const nodes = [0, 1, 2].map((r) => new SwarmNode({ transport: hub.join(`rank-${r}`), runId: 'dp', secret: 's', status, heartbeatMs: 50, silenceMs: 60_000 }));
+    for (const n of nodes) await n.start();
+    while (nodes.some((n) => n.members.size < 2)) await new Promise((r) => setTimeout(r, 10));
+    const ids = nodes.map((n) => n.selfId);
+    const collectives = nodes.map((n, r) => new Collective(n, 'grads', r, ids, 5_000, 'via-rank0'));
+    hub.inject('rank-1', 'rank-2', { h: { t: 'gather', group: 'grads:reduce', round: 0, rank: 0, world: 3, bytes: 3, info: 'null' }, p: bytesOf(0, 0) });
+    await expect(collectives[2].reduceAtRank0(bytesOf(2, 0), null, add)).rejects.toThrow(/sent a result in rank 0's place/);
+    hub.inject('rank-1', 'rank-0', { h: { t: 'gather', group: 'grads:reduce', round: 0, rank: 0, world: 3, bytes: 3, info: 'null' }, p: bytesOf(0, 0) });
+    await expect(collectives[0].reduceAtRank0(bytesOf(0, 0), null, add)).rejects.toThrow(/claims rank 0, which is rank-0/);
     for (const n of nodes) await n.stop();
   });
 });

@@ -6,6 +6,11 @@
 // Bytes per step and rank: 4 × parameters sent (tabs: one BroadcastChannel post reaches all ranks;
 // libp2p: one copy per other rank) and as much received from each other rank, plus the step's JSON
 // side-information (metrics), which rides at the payload's end (headers are capped at 16 KiB).
+// Across machines (the collective's via-rank0 route: joiners reach rank 0 only) the gradients are
+// reduced at rank 0 instead: each joiner sends its vector to rank 0 and gets the sum back (4 × P
+// each way), rank 0 receives W − 1 vectors and sends the sum W − 1 times — not the (W − 1)² copies
+// forwarding every vector would cost. The sum is the same rank-order float32 sum, so the weights
+// are the same bits either way.
 import type { GpuRuntime } from '../gpu/runtime';
 import type { GpuWeights } from '../model/weights';
 import type { GradientShard } from '../train/optimizerState';
@@ -37,18 +42,21 @@ export function gradientShard(rt: GpuRuntime, collective: Collective): GradientS
         at += grads.get(n)!.length;
       }
       new Uint8Array(mine.buffer, 4 * total).set(json);
-      const all = await collective.allGather(floatBytes(mine), { json: json.byteLength });
-      const sum = new Float32Array(total); // float32 adds in rank order: the same bits on every rank
-      const infos: unknown[] = [];
-      for (const [rank, c] of all.entries()) {
-        const { bytes, info: theirs } = splitJson(c, rank, 4 * total);
-        if (bytes.byteLength !== 4 * total) throw new Error(`data parallel: rank ${rank} sent ${bytes.byteLength} gradient bytes, expected ${4 * total} (another model?)`);
-        const g = finiteFloats(bytes, `data parallel: rank ${rank}'s gradients`);
-        for (let i = 0; i < total; i++) sum[i] += g[i];
-        infos.push(theirs);
-        if (rank !== collective.rank) stats.bytesReceived += bytes.byteLength;
+      const bytes = floatBytes(mine);
+      const meta = { json: json.byteLength };
+      let sum: Float32Array;
+      let infos: unknown[];
+      if (collective.route === 'via-rank0') {
+        const result = await collective.reduceAtRank0(bytes, meta, (all) => packSum(sumInRankOrder(all, total)));
+        ({ sum, infos } = unpackSum(result, total, collective.world));
+        const others = collective.rank === 0 ? collective.world - 1 : 1;
+        stats.bytesSent += others * 4 * total;
+        stats.bytesReceived += others * 4 * total;
+      } else {
+        ({ sum, infos } = sumInRankOrder(await collective.allGather(bytes, meta), total));
+        stats.bytesSent += 4 * total;
+        stats.bytesReceived += (collective.world - 1) * 4 * total;
       }
-      stats.bytesSent += 4 * total;
       stats.steps++;
       at = 0;
       for (const n of names) {
@@ -67,6 +75,36 @@ export function gradientShard(rt: GpuRuntime, collective: Collective): GradientS
       });
     },
   };
+}
+
+/** Every rank's gradients (`total` floats, then its JSON) added up in rank order, with the JSONs. */
+function sumInRankOrder(all: Contribution[], total: number): { sum: Float32Array; infos: unknown[] } {
+  const sum = new Float32Array(total); // float32 adds in rank order: the same bits on every rank
+  const infos: unknown[] = [];
+  for (const [rank, c] of all.entries()) {
+    const { bytes, info } = splitJson(c, rank, 4 * total);
+    if (bytes.byteLength !== 4 * total) throw new Error(`data parallel: rank ${rank} sent ${bytes.byteLength} gradient bytes, expected ${4 * total} (another model?)`);
+    const g = finiteFloats(bytes, `data parallel: rank ${rank}'s gradients`);
+    for (let i = 0; i < total; i++) sum[i] += g[i];
+    infos.push(info);
+  }
+  return { sum, infos };
+}
+
+/** Rank 0's result of a reduce: the sum, then every rank's JSON as one array. */
+function packSum({ sum, infos }: { sum: Float32Array; infos: unknown[] }): Contribution {
+  const json = encoder.encode(encodeInfo(infos));
+  const out = new Float32Array(sum.length + Math.ceil(json.byteLength / 4));
+  out.set(sum);
+  new Uint8Array(out.buffer, 4 * sum.length).set(json);
+  return { bytes: floatBytes(out), info: { json: json.byteLength } };
+}
+
+function unpackSum(result: Contribution, total: number, world: number): { sum: Float32Array; infos: unknown[] } {
+  const { bytes, info } = splitJson(result, 0, 4 * total);
+  if (bytes.byteLength !== 4 * total) throw new Error(`data parallel: rank 0 sent a sum of ${bytes.byteLength} bytes, expected ${4 * total} (another model?)`);
+  if (!Array.isArray(info) || info.length !== world) throw new Error(`data parallel: rank 0 sent side-information for ${Array.isArray(info) ? info.length : 'no'} ranks, the group has ${world}`);
+  return { sum: finiteFloats(bytes, "data parallel: rank 0's summed gradients"), infos: info };
 }
 
 const encoder = new TextEncoder();

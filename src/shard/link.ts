@@ -31,16 +31,16 @@ export const MAX_DP_WORLD = 16;
 
 /**
  * Most members of a data-parallel run across machines. A joiner is connected to the leader (rank 0)
- * only, so every rank's gradients go via rank 0, which forwards each to the others (collective.ts,
- * route via-rank0): rank 0 uploads (W − 1)² gradient copies a step, W − 1 = 7 at most here, 49
- * copies — beyond that a link over the internet spends the step sending; DiLoCo (local steps, int8
- * deltas) is the mode for slow links.
+ * only, so every rank's gradients go to rank 0, which sums them and sends the sum back to each
+ * (dataParallel.ts, collective.ts reduceAtRank0): rank 0 receives and uploads W − 1 gradient copies
+ * a step, 7 at most here, and adds W on the host — beyond that one leader's link and CPU bound the
+ * step; DiLoCo (local steps, int8 deltas) is the mode for slow links.
  */
 export const MAX_DP_MACHINES = 8;
 
 /** Why a data-parallel link over a relay cannot run (null: it can). */
 export function machinesDataParallelProblem(world: number): string | null {
-  return world > MAX_DP_MACHINES ? `it asks for data parallel over ${world} machines; across machines a data-parallel run has at most ${MAX_DP_MACHINES} members, because rank 0 forwards every rank's gradients to every other (more tabs of one browser: leave the relay address empty)` : null;
+  return world > MAX_DP_MACHINES ? `it asks for data parallel over ${world} machines; across machines a data-parallel run has at most ${MAX_DP_MACHINES} members, because every rank's gradients go through rank 0's link (more tabs of one browser: leave the relay address empty)` : null;
 }
 
 const modelSchema = z.object({
