@@ -155,19 +155,32 @@ export class Collective {
   /**
    * Rank 0 gets every rank's contribution to the next round (in rank order, its own first) and
    * `combine`s them into one result, which it sends to every other rank; every rank returns that
-   * same result (ranks ≠ 0 never call `combine`). Any route: only rank 0 talks to the others.
+   * same result (ranks ≠ 0 never call `combine`). Any route: only rank 0 talks to the others. When
+   * `combine` throws (a rank sent gradients of another model, or NaN), rank 0 tells every rank why
+   * and all of them throw it at once, instead of the others waiting out the timeout.
    */
   async reduceAtRank0(bytes: Uint8Array, info: unknown, combine: (all: Contribution[]) => Contribution): Promise<Contribution> {
     const r = this.round++;
     const header = (b: Uint8Array, i: unknown): HeaderOf<'gather'> => ({ t: 'gather', group: this.reduceGroup, round: r, rank: this.rank, world: this.world, bytes: b.byteLength, info: encodeInfo(i) });
     if (this.rank !== 0) {
       await this.node.say(this.ranks[0], { h: header(bytes, info), p: bytes });
-      const [result] = await this.collect(r, 'reduce:', [0]);
-      return result;
+      const [sent] = await this.collect(r, 'reduce:', [0]);
+      const got = sent.info as { result?: unknown; failed?: unknown } | null;
+      if (typeof got?.failed === 'string') throw new Error(`collective '${this.group}': rank 0 could not combine round ${r}: ${got.failed}`);
+      if (!got || !('result' in got)) throw new Error(`collective '${this.group}': rank 0 sent round ${r}'s result without its side-information`);
+      return { bytes: sent.bytes, info: got.result };
     }
     this.inbox.set(`reduce:${r}:0`, { bytes, info });
-    const result = combine(await this.collect(r, 'reduce:', this.ranks.map((_, k) => k)));
-    const h = header(result.bytes, result.info);
+    const all = await this.collect(r, 'reduce:', this.ranks.map((_, k) => k));
+    let result: Contribution;
+    try {
+      result = combine(all);
+    } catch (e) {
+      const h = header(new Uint8Array(0), { failed: (e as Error).message });
+      for (const [k, id] of this.ranks.entries()) if (k !== 0) await this.node.say(id, { h }).catch(() => {});
+      throw e;
+    }
+    const h = header(result.bytes, { result: result.info });
     for (const [k, id] of this.ranks.entries()) if (k !== 0) await this.node.say(id, { h, p: result.bytes });
     return result;
   }

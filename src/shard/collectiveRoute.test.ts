@@ -4,7 +4,8 @@
 // bytes and info in rank order; the direct route on the same hub fails (the contrast that shows the
 // hub enforces the shape); rank 0 refuses a contribution whose sender claims another rank. And
 // reduceAtRank0 (the gradients across machines): every rank gets rank 0's one result, rank 0 sends
-// W − 1 payloads a round; a result from anyone but rank 0 is refused.
+// W − 1 payloads a round; a result from anyone but rank 0 is refused; when rank 0 cannot combine,
+// every rank fails at once with its reason.
 import { describe, expect, it } from 'vitest';
 import { Collective, type CollectiveRoute } from './collective';
 import { MemoryHub } from './memoryTransport';
@@ -82,6 +83,24 @@ describe('reduce at rank 0 (the gradients across machines)', () => {
     // payload bytes (3 a payload) in 3 rounds: rank 0 sent its result to 3 joiners a round (W − 1, where
     // allGather's forwarding sends (W − 1)² = 9), each joiner its own 3 bytes
     expect(nodes.map((n, r) => n.transport.stats().bytesSent - sent0[r])).toEqual([27, 9, 9, 9]);
+    for (const n of nodes) await n.stop();
+  });
+
+  it('when rank 0 cannot combine, every rank fails at once with its reason (not after the timeout)', async () => {
+    const { nodes, collectives } = await starRanks(3, 'via-rank0');
+    const strict = (all: { bytes: Uint8Array; info: unknown }[]) => {
+      const bad = all.findIndex((c) => c.bytes.length !== 3);
+      if (bad >= 0) throw new Error(`rank ${bad} sent ${all[bad].bytes.length} bytes, expected 3`);
+      return add(all);
+    };
+    const t0 = performance.now();
+    const outcomes = await Promise.allSettled(collectives.map((c, r) => c.reduceAtRank0(r === 2 ? new Uint8Array(4) : bytesOf(r, 0), null, strict)));
+    expect(outcomes.map((o) => (o.status === 'rejected' ? String(o.reason) : 'resolved'))).toEqual([
+      'Error: rank 2 sent 4 bytes, expected 3',
+      "Error: collective 'grads': rank 0 could not combine round 0: rank 2 sent 4 bytes, expected 3",
+      "Error: collective 'grads': rank 0 could not combine round 0: rank 2 sent 4 bytes, expected 3",
+    ]);
+    expect(performance.now() - t0).toBeLessThan(2_000); // the collective's timeout is 5 s
     for (const n of nodes) await n.stop();
   });
 
