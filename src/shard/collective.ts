@@ -35,6 +35,8 @@ export function decodeInfo(text: string): unknown {
 
 export type CollectiveRoute = 'direct' | 'via-rank0';
 
+const REFUSED = Symbol('refused');
+
 export class Collective {
   private round = 0;
   /** Rank 0 on the via-rank0 route: forwards go out one after another, in the order they arrived. */
@@ -82,17 +84,8 @@ export class Collective {
       : h.round < this.round - 1 || h.round > this.round + 1 ? `sent round ${h.round} while this rank is at round ${this.round}`
       : this.inbox.has(`${h.round}:${h.rank}`) ? `sent round ${h.round} twice`
       : null;
-    if (problem) {
-      this.node.drop(from, `collective '${this.group}': ${problem}`);
-      return this.fail(new Error(`collective '${this.group}': ${from} ${problem}`));
-    }
-    let info: unknown;
-    try {
-      info = decodeInfo(h.info);
-    } catch {
-      this.node.drop(from, `collective '${this.group}': side-information is not JSON`);
-      return this.fail(new Error(`collective '${this.group}': ${from} sent side-information that is not JSON`));
-    }
+    const info = this.checked(from, h, problem);
+    if (info === REFUSED) return;
     const own = bytes.slice();
     this.inbox.set(`${h.round}:${h.rank}`, { bytes: own, info });
     if (this.route === 'via-rank0' && this.rank === 0) this.forward(h, own);
@@ -111,19 +104,25 @@ export class Collective {
       : h.round < this.round - 1 || h.round > this.round + 1 ? `sent round ${h.round} while this rank is at round ${this.round}`
       : this.inbox.has(key) ? `sent round ${h.round} twice`
       : null;
-    if (problem) {
-      this.node.drop(from, `collective '${this.group}': ${problem}`);
-      return this.fail(new Error(`collective '${this.group}': ${from} ${problem}`));
-    }
-    let info: unknown;
-    try {
-      info = decodeInfo(h.info);
-    } catch {
-      this.node.drop(from, `collective '${this.group}': side-information is not JSON`);
-      return this.fail(new Error(`collective '${this.group}': ${from} sent side-information that is not JSON`));
-    }
+    const info = this.checked(from, h, problem);
+    if (info === REFUSED) return;
     this.inbox.set(key, { bytes: bytes.slice(), info });
     this.wake();
+  }
+
+  /** The message's side-information, or REFUSED (its sender dropped, the collective failed) when `problem` or its JSON is bad. */
+  private checked(from: string, h: HeaderOf<'gather'>, problem: string | null): unknown {
+    const refuse = (why: string, what: string) => {
+      this.node.drop(from, `collective '${this.group}': ${why}`);
+      this.fail(new Error(`collective '${this.group}': ${from} ${what}`));
+      return REFUSED;
+    };
+    if (problem) return refuse(problem, problem);
+    try {
+      return decodeInfo(h.info);
+    } catch {
+      return refuse('side-information is not JSON', 'sent side-information that is not JSON');
+    }
   }
 
   /** A contribution of rank `claimed` that rank 0 forwards (via-rank0 route, ranks ≠ 0 only). */
