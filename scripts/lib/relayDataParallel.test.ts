@@ -16,7 +16,7 @@ import { ByteTokenizer, encodeConversation } from '../../src/tokenizer';
 import { DEFAULT_SFT, type SftConfig, trainSft } from '../../src/train/sft/sft';
 import { MICRO_MODEL } from '../../src/train/testing/microModel';
 import type { RunningRelay } from './relayNode';
-import { startMember, startTestRelay } from './relayTesting';
+import { startMember, startTestRelay, withMemberLogs } from './relayTesting';
 
 const tok = new ByteTokenizer();
 let rt: GpuRuntime;
@@ -57,7 +57,7 @@ describe('data parallel over libp2p (relay on 127.0.0.1, WebRTC between members)
     const addr = relay.addresses[0];
     const logs: string[] = [];
     for (const name of ['a', 'b']) members.push(await startMember(addr, (l) => logs.push(`${name}: ${l}`)));
-    await members[1].connect(members[0].selfId); // the WebRTC link, set up through the relay
+    await withMemberLogs(logs, () => members[1].connect(members[0].selfId)); // the WebRTC link, set up through the relay
     // generous waits: CI runs this on a loaded 2-core machine
     const { nodes: started, collectives } = await ranksOver(members, 'dp-libp2p', { meetMs: 20_000, collectiveTimeoutMs: 60_000 });
     nodes.push(...started);

@@ -6,7 +6,7 @@ import type { RawMessage } from '../../src/shard/framing';
 import type { Libp2pTransport } from '../../src/shard/libp2pTransport';
 import type { SwarmMessage } from '../../src/shard/protocol';
 import type { RunningRelay } from './relayNode';
-import { startMember, startTestRelay, until } from './relayTesting';
+import { startMember, startTestRelay, until, withMemberLogs } from './relayTesting';
 
 describe('relay and libp2p transport (Node)', () => {
   let relay: RunningRelay | null = null;
@@ -28,7 +28,7 @@ describe('relay and libp2p transport (Node)', () => {
     expect(a.address()).toContain('/p2p-circuit/webrtc');
     const got: [string, RawMessage][] = [];
     a.onMessage((from, raw) => got.push([from, raw]));
-    await b.connect(a.selfId);
+    await withMemberLogs(logs, () => b.connect(a.selfId));
     const msg = (i: number) => ({ h: { t: 'heartbeat', role: 'rollout', version: i, rolloutsPerSec: 0, busy: false, visible: true, sentAt: 0, stage: -1, step: 0 } }) as unknown as SwarmMessage;
     for (let i = 0; i < 3; i++) await b.send(a.selfId, msg(i));
     // a payload bigger than one fragment arrives whole

@@ -14,6 +14,16 @@ export async function until(what: string, ok: () => boolean, ms = 20_000): Promi
   }
 }
 
+/** Runs `body`; if it throws, the members' log lines (retries, refusals) ride on the error, so a failed CI run says what the transport saw. */
+export async function withMemberLogs<T>(logs: readonly string[], body: () => Promise<T>): Promise<T> {
+  try {
+    return await body();
+  } catch (e) {
+    if (e instanceof Error && logs.length > 0) e.message += `\nmember logs:\n${logs.join('\n')}`;
+    throw e;
+  }
+}
+
 /** A relay on 127.0.0.1 at a free port (never collides with a server of the suite). */
 export async function startTestRelay(): Promise<RunningRelay> {
   polyfillPromiseWithResolvers();
