@@ -11,8 +11,9 @@ describe('parseLearnArgs', () => {
     expect(cfg.stages.map((s) => s.kind)).toEqual(['sft', 'eval', 'eval', 'grpo', 'eval']);
     expect(parseLearnArgs(['--family', 'service']).options.tasks).toEqual([{ family: 'service', weight: 1 }]);
     // the SFT augmentations reach the sft stage's data
-    const aug = learningConfig(parseLearnArgs(['--family', 'function-calling', '--sft-random-values', '0.25', '--sft-wrapped-requests', '1']).options);
-    expect(aug.stages[0]).toMatchObject({ kind: 'sft', data: { source: 'synthetic', randomValues: 0.25, wrappedRequests: 1 } });
+    const aug = learningConfig(parseLearnArgs(['--family', 'function-calling', '--sft-random-values', '0.25', '--sft-wrapped-requests', '1', '--sft-edited-requests', '0.5']).options);
+    expect(aug.stages[0]).toMatchObject({ kind: 'sft', data: { source: 'synthetic', randomValues: 0.25, wrappedRequests: 1, editedRequests: 0.5 } });
+    expect(() => parseLearnArgs(['--family', 'function-calling', '--sft-edited-requests', '2'])).toThrow(/sft-edited-requests/);
     expect(parseLearnArgs(['--family', 'all']).options.tasks.map((t) => t.family)).toEqual(['function-calling', 'service', 'coding']);
   });
 

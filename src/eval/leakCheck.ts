@@ -49,6 +49,11 @@ function escapeRegex(s: string): string {
 /** A regex source for one item; word matches do not start or end inside a longer word. */
 function patternOf(item: string, match: Exclude<MatchKind, 'exact'>, maxWords?: number): string {
   if (match === 'word') return `(?<![\\w])${escapeRegex(item)}(?![\\w])`;
+  return templatePattern(item, maxWords);
+}
+
+/** A regex source for a phrasing with {placeholders} as 'template' matching reads it (a placeholder: ≤ `maxWords` words, or any text). */
+export function templatePattern(item: string, maxWords?: number): string {
   const literals = item.split(/\{[^}]*\}/).map((part) => escapeRegex(part));
   const placeholder = maxWords === undefined ? '[\\s\\S]*?' : `\\S*(?:\\s+\\S+){0,${maxWords - 1}}?`;
   return literals.join(placeholder);

@@ -6,6 +6,7 @@
 // shows up even where its pools are cut correctly.
 import { withRandomValues } from '../data/randomValues';
 import { withWrappedRequest } from '../data/requestWrappers';
+import { withEditedRequest } from '../data/requestEdits';
 import { CODING_LEVELS, codingLevelFamily, LEVEL_TEMPLATE_SPLITS } from '../envs/coding/index';
 import { catalogueEntityStrings } from '../envs/functionCalling/catalogue/inventory';
 import { phrasingListsUsed } from '../envs/functionCalling/catalogue/pools';
@@ -89,9 +90,12 @@ export async function auditRouting(level: RoutingLevel, family: EnvFamily<Functi
   // the SFT augmentations (random argument values, requests wrapped in small talk) on the same train tasks
   const rng = new Rng(n.seed ^ 0x5a17);
   const augmented = train.map((t) => withWrappedRequest(withRandomValues(t, rng), rng));
+  // word edits on the train values as they are (edits never touch values; their phrasings are what could leak)
+  const edited = train.map((t) => withEditedRequest(t, rng));
   const streams: TrainStream[] = [
     { name: `${level} train requests`, texts: train.flatMap((t) => userTexts(t.question)) },
     { name: `${level} SFT-augmented train requests (random values, wrapped)`, texts: augmented.flatMap((t) => userTexts(t.question)) },
+    { name: `${level} SFT-edited train requests (word edits)`, texts: edited.flatMap((t) => userTexts(t.question)) },
   ];
   if (level === 'route4' && n.sft > 0) {
     const chats = await routingToolChats(n.sft, n.seed, 'train');
@@ -107,7 +111,7 @@ export async function auditRouting(level: RoutingLevel, family: EnvFamily<Functi
   ];
   const pairs: [number, number][] = streams.flatMap((_, s) => sets.map((__, h): [number, number] => [s, h]));
   // a whole SFT conversation is no prompt: exact prompt matching applies to requests only
-  return rows(streams, sets, pairs.filter(([s, h]) => !(s > 1 && h === 0)));
+  return rows(streams, sets, pairs.filter(([s, h]) => !(s > 2 && h === 0)));
 }
 
 /** The BFCL-style mix: prompts, argument values, entity values, phrasings and unseen tools vs train tasks and expert SFT data. */

@@ -90,6 +90,8 @@ export interface LearningOptions {
   sftRandomValues?: number;
   /** Share of function-calling SFT examples whose request is wrapped in small talk (data/requestWrappers.ts; 0: none). */
   sftWrappedRequests?: number;
+  /** Share of function-calling SFT examples whose request gets word edits (data/requestEdits.ts; 0: none). */
+  sftEditedRequests?: number;
   sftSteps: number;
   sftLr: number;
   sftBatch: number;
@@ -143,7 +145,7 @@ export function learningConfig(o: LearningOptions): PipelineConfig {
 /** [before SFT] → SFT → after SFT → [validation] → GRPO → after GRPO. */
 function learningStages(o: LearningOptions, stages: StageConfig[], test: (label: string, baselines: boolean) => StageConfig): void {
   if (o.evalBefore) stages.push(test('before SFT', false));
-  stages.push({ kind: 'sft', data: { source: 'synthetic', examples: o.sftExamples, drills: o.sftDrills, ...(o.sftRandomValues ? { randomValues: o.sftRandomValues } : {}), ...(o.sftWrappedRequests ? { wrappedRequests: o.sftWrappedRequests } : {}) }, steps: o.sftSteps, batchSize: o.sftBatch, lr: o.sftLr, warmupSteps: 10, minLrRatio: 1 });
+  stages.push({ kind: 'sft', data: { source: 'synthetic', examples: o.sftExamples, drills: o.sftDrills, ...(o.sftRandomValues ? { randomValues: o.sftRandomValues } : {}), ...(o.sftWrappedRequests ? { wrappedRequests: o.sftWrappedRequests } : {}), ...(o.sftEditedRequests ? { editedRequests: o.sftEditedRequests } : {}) }, steps: o.sftSteps, batchSize: o.sftBatch, lr: o.sftLr, warmupSteps: 10, minLrRatio: 1 });
   stages.push(test('after SFT', true));
   if (o.evalEvery > 0) stages.push({ kind: 'eval', label: 'validation after SFT', split: 'validation', n: o.validationN, baselines: false });
   stages.push({

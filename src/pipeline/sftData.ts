@@ -6,6 +6,7 @@
 import { DEFAULT_ATTEMPTS_PER_CONVERSATION, rejectionReason } from '../data/synth';
 import { withRandomValues } from '../data/randomValues';
 import { withWrappedRequest } from '../data/requestWrappers';
+import { withEditedRequest } from '../data/requestEdits';
 import type { FunctionCallingTask } from '../envs/functionCalling/types';
 import { Rng } from '../util/rng';
 import { runEpisode } from '../eval/rollout';
@@ -27,6 +28,8 @@ export interface SftDataReport {
   randomValues?: number;
   /** Function-calling examples whose request was wrapped in small talk (data/requestWrappers.ts). */
   wrappedRequests?: number;
+  /** Function-calling examples whose request got word edits (data/requestEdits.ts). */
+  editedRequests?: number;
   /** Synthetic data: expert episodes run, and those the verification rejected. */
   generated?: number;
   rejected?: number;
@@ -69,8 +72,8 @@ export function encodeSftConversations(conversations: readonly { messages: reado
  */
 export async function syntheticSftDocs(
   family: EnvFamily, examples: number, seed: number, tok: Tokenizer, render: PromptRenderer, maxTokens: number, limits?: Partial<EpisodeLimits>,
-  /** Shares of function-calling tasks whose argument values are random value-shaped strings (data/randomValues.ts), whose request is wrapped in small talk (data/requestWrappers.ts). */
-  augment: { randomValues?: number; wrappedRequests?: number } = {},
+  /** Shares of function-calling tasks whose argument values are random value-shaped strings (data/randomValues.ts), whose request is wrapped in small talk (data/requestWrappers.ts), whose request gets word edits (data/requestEdits.ts). */
+  augment: { randomValues?: number; wrappedRequests?: number; editedRequests?: number } = {},
 ): Promise<{ docs: EncodedDoc[]; report: SftDataReport }> {
   const kept: { messages: ChatMessage[]; tools: ToolSpec[] }[] = [];
   const rejectedBy: Record<string, number> = {};
@@ -78,10 +81,11 @@ export async function syntheticSftDocs(
   let generated = 0;
   let randomised = 0;
   let wrapped = 0;
-  const { randomValues = 0, wrappedRequests = 0 } = augment;
+  let edited = 0;
+  const { randomValues = 0, wrappedRequests = 0, editedRequests = 0 } = augment;
   for (let i = 0; kept.length < examples && i < maxAttempts; i++) {
     let task = family.generateTask(seed, i, 'train');
-    if ((randomValues > 0 || wrappedRequests > 0) && task.family === 'function-calling') {
+    if ((randomValues > 0 || wrappedRequests > 0 || editedRequests > 0) && task.family === 'function-calling') {
       const rng = new Rng(mixSeeds(seed, 0x7a1e, i));
       if (rng.next() < randomValues) {
         const swapped = withRandomValues(task as FunctionCallingTask, rng);
@@ -92,6 +96,12 @@ export async function syntheticSftDocs(
         const w = withWrappedRequest(task as FunctionCallingTask, rng);
         if (w !== task) wrapped++;
         task = w;
+      }
+      // its own stream, so adding edits leaves which examples are randomised or wrapped as it was
+      if (editedRequests > 0 && new Rng(mixSeeds(seed, 0xed17, i)).next() < editedRequests) {
+        const e = withEditedRequest(task as FunctionCallingTask, new Rng(mixSeeds(seed, 0xed18, i)));
+        if (e !== task) edited++;
+        task = e;
       }
     }
     const expertSeed = mixSeeds(seed, 0x5f7d, i);
@@ -106,7 +116,7 @@ export async function syntheticSftDocs(
     throw new Error(`SFT data: the experts produced ${kept.length} of ${examples} verified conversations in ${generated} episodes (rejected: ${JSON.stringify(rejectedBy)})`);
   }
   const encoded = encodeSftConversations(kept, tok, render, maxTokens);
-  return { docs: encoded.docs, report: { ...encoded.report, generated, rejected: generated - kept.length, ...(randomValues > 0 ? { randomValues: randomised } : {}), ...(wrappedRequests > 0 ? { wrappedRequests: wrapped } : {}) } };
+  return { docs: encoded.docs, report: { ...encoded.report, generated, rejected: generated - kept.length, ...(randomValues > 0 ? { randomValues: randomised } : {}), ...(wrappedRequests > 0 ? { wrappedRequests: wrapped } : {}), ...(editedRequests > 0 ? { editedRequests: edited } : {}) } };
 }
 
 /** HF chat JSONL conversations (e.g. `npm run synth` output) as SFT input. */

@@ -33,6 +33,7 @@ export function stageFields(kind: StageConfig['kind'], i: number): FieldSpec[] {
       { path: p('data.drills'), label: 'Copy drills', kind: 'int', help: 'drills' },
       { path: p('data.randomValues'), label: 'Random argument values', kind: 'num', help: 'randomValues' },
       { path: p('data.wrappedRequests'), label: 'Wrapped requests', kind: 'num', help: 'wrappedRequests' },
+      { path: p('data.editedRequests'), label: 'Edited requests', kind: 'num', help: 'editedRequests' },
       { path: p('warmupSteps'), label: 'Warm-up steps', kind: 'int', help: 'warmupSteps' },
       { path: p('minLrRatio'), label: 'Final lr ratio', kind: 'num', help: 'minLrRatio' },
       { path: p('specialists'), label: 'Specialists', kind: 'bool', help: 'specialists' },
