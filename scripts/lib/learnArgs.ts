@@ -74,7 +74,7 @@ export const LEARN_USAGE = `usage: npm run learn -- --family function-calling|se
   --sft-steps N        SFT optimizer steps over that set
   --sft-lr X           SFT learning rate
   --sft-batch B        SFT rows per step
-  --steps N            GRPO steps
+  --steps N            GRPO steps (0: an SFT-only run; the last line has "after_grpo": null)
   --tasks-per-step N   GRPO tasks (groups) per step
   --group G            samples per task
   --lr X               GRPO learning rate

@@ -40,7 +40,10 @@ describe('npm run learn --init', () => {
     const rt = await testRuntime('opengles');
     const logs: string[] = [];
     const save = join(root, 'run');
-    await runLearn(rt, parseLearnArgs([...flags(dir), '--save', save]), { log: (l) => logs.push(l), print: () => {} });
+    const summary = await runLearn(rt, parseLearnArgs([...flags(dir), '--save', save]), { log: (l) => logs.push(l), print: () => {} });
+    // --steps 0: an SFT-only run, with no "after GRPO" evaluation that would repeat "after SFT" under RL's name
+    expect(summary.after_grpo).toBeNull();
+    expect(logs.some((l) => l.includes('after GRPO'))).toBe(false);
     // the run's final weights, as it saved them (an HF folder that --init takes in turn)
     const final = modelFromSafetensors(readFileSync(join(save, 'final', 'config.json'), 'utf8'), readFileSync(join(save, 'final', 'model.safetensors')));
     let worst = 0;

@@ -44,7 +44,8 @@ interface SeedResult {
   n: number;
   before_sft: number | null;
   after_sft: number;
-  after_grpo: number;
+  /** null when the run had no GRPO stage (--steps 0). */
+  after_grpo: number | null;
   sft_only_same_compute: number | null;
   baselines: Record<string, number>;
   /** The --eval-also task sets: success after SFT / after GRPO / SFT-only, and the best baseline's. */
@@ -207,7 +208,7 @@ async function runSeed(
   }
   if (dir) await saveFinal(join(dir, 'final'), cfg, weights, args, loaded, log);
   const result: SeedResult = {
-    seed, n: afterSft?.model.n ?? 0, before_sft: rate(find('before SFT')), after_sft: rate(afterSft) ?? 0, after_grpo: rate(afterGrpo) ?? 0,
+    seed, n: afterSft?.model.n ?? 0, before_sft: rate(find('before SFT')), after_sft: rate(afterSft) ?? 0, after_grpo: rate(afterGrpo),
     sft_only_same_compute: rate(firstSet(sftOnly)), baselines: Object.fromEntries((afterSft?.baselines ?? []).map((b) => [b.label, b.success.rate])),
   };
   const others = (evals.find((e) => e.label === 'after SFT')?.taskSets ?? []).slice(1).map((t) => t.taskSet);

@@ -142,12 +142,14 @@ export function learningConfig(o: LearningOptions): PipelineConfig {
   return parsePipelineConfig({ version: PIPELINE_CONFIG_VERSION, preset: o.preset, seed: o.seed, tasks, context, stages });
 }
 
-/** [before SFT] → SFT → after SFT → [validation] → GRPO → after GRPO. */
+/** [before SFT] → SFT → after SFT → [validation] → GRPO → after GRPO (no GRPO stages when rlSteps is 0: an SFT-only run). */
 function learningStages(o: LearningOptions, stages: StageConfig[], test: (label: string, baselines: boolean) => StageConfig): void {
   if (o.evalBefore) stages.push(test('before SFT', false));
   stages.push({ kind: 'sft', data: { source: 'synthetic', examples: o.sftExamples, drills: o.sftDrills, ...(o.sftRandomValues ? { randomValues: o.sftRandomValues } : {}), ...(o.sftWrappedRequests ? { wrappedRequests: o.sftWrappedRequests } : {}), ...(o.sftEditedRequests ? { editedRequests: o.sftEditedRequests } : {}) }, steps: o.sftSteps, batchSize: o.sftBatch, lr: o.sftLr, warmupSteps: 10, minLrRatio: 1 });
   stages.push(test('after SFT', true));
   if (o.evalEvery > 0) stages.push({ kind: 'eval', label: 'validation after SFT', split: 'validation', n: o.validationN, baselines: false });
+  // with 0 GRPO steps an "after GRPO" evaluation would repeat "after SFT" under a name that says RL ran
+  if (o.rlSteps === 0) return;
   stages.push({
     kind: 'grpo', steps: o.rlSteps, tasksPerStep: o.tasksPerStep, groupSize: o.groupSize, lr: o.lr, warmupSteps: 5, minLrRatio: 1,
     klCoef: o.klCoef, credit: o.credit, temperature: 1, samplingRounds: o.samplingRounds, evalEvery: o.evalEvery,
