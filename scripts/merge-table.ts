@@ -20,6 +20,7 @@ import { exportFiles } from '../src/storage/export/exportModel';
 import { writeFolder } from '../src/storage/hfFolder';
 import { tokenizerForModel } from '../src/tokenizer';
 import { MERGE_TABLE_USAGE, parseMergeTableArgs } from './lib/mergeTableArgs';
+import { readPresetFolder } from './lib/presetFolder';
 
 const log = (line: string) => console.log(`[merge-table] ${line}`);
 
@@ -31,17 +32,19 @@ async function main(): Promise<void> {
   }
   if (args.out && !existsSync(dirname(args.out) || '.')) throw new Error(`--out ${args.out}: the folder ${dirname(args.out)} does not exist`);
   if (args.save && existsSync(args.save) && !statSync(args.save).isDirectory()) throw new Error(`--save ${args.save} is a file; give a folder`);
+  // read before the device: a wrong folder fails at once, not after the adapter is up
+  const initial = args.init === undefined ? undefined : readPresetFolder(args.init, args.config.preset, '--init', "give a folder of the config's preset shape").params;
   const ctx = await acquireDevice({ gpu: nodeGpu('opengles'), featureLevel: 'compatibility' });
   const rt = new GpuRuntime(ctx);
   const adapter = describeContext(ctx);
-  log(`adapter: ${adapter}; preset ${args.config.preset}, seeds ${args.seeds.join(', ')}, n ${args.n}, methods ${args.methods.join(', ')}${args.tune ? `, tuned on ${args.tune.n} validation tasks per task set` : ''}`);
+  log(`adapter: ${adapter}; preset ${args.config.preset}, seeds ${args.seeds.join(', ')}, n ${args.n}, methods ${args.methods.join(', ')}${args.init ? `, starting from ${args.init}` : ''}${args.tune ? `, tuned on ${args.tune.n} validation tasks per task set` : ''}`);
   const onRow = (row: MergeTableRow) => log(`row ${row.label}: ${Object.entries(row.cells).map(([set, c]) => `${set} success ${c.success.successes}/${c.n}, reward ${c.reward.mean.toFixed(3)} [${c.reward.lo.toFixed(3)}, ${c.reward.hi.toFixed(3)}] (${Object.entries(c.components).map(([k, m]) => `${k} ${m.mean.toFixed(3)}`).join(', ')})`).join('; ')}`);
   const runs: (MergeTableJson & { config: typeof args.config })[] = [];
   let r: Awaited<ReturnType<typeof runMergeTable>> | null = null;
   for (const seed of args.seeds) {
     const config = { ...args.config, seed };
     if (args.seeds.length > 1) console.log(`\n### Seed ${seed}\n`);
-    r = await runMergeTable(rt, { config, methods: args.methods, n: args.n, log, onRow, ...(args.tune ? { tune: args.tune } : {}) });
+    r = await runMergeTable(rt, { config, methods: args.methods, n: args.n, log, onRow, ...(args.tune ? { tune: args.tune } : {}) }, initial ? { initial } : {});
     console.log(formatMergeTableMarkdown(r));
     if (r.tuning.length) log(`tuning cost: ${r.tuning.reduce((s, t) => s + t.candidates.length, 0)} candidate evaluations, ${r.tuning.reduce((s, t) => s + t.episodes, 0)} validation episodes (splits evaluated by the tuner: ${[...new Set(r.tuning.flatMap((t) => t.splits))].join(', ')})`);
     runs.push({ config, ...mergeTableJson(r) });

@@ -1,4 +1,7 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { mergeTableConfigs } from '../../src/pipeline/mergeTable';
 import { parseMergeTableArgs } from './mergeTableArgs';
 
 describe('parseMergeTableArgs', () => {
@@ -32,6 +35,22 @@ describe('parseMergeTableArgs', () => {
     expect(() => parseMergeTableArgs(['--seed', '1', '--seeds', '1,2'])).toThrow(/--seed or --seeds, not both/);
     expect(() => parseMergeTableArgs(['--seeds', '1,1'])).toThrow(/listed twice/);
     expect(() => parseMergeTableArgs(['--seeds', '1,x'])).toThrow(/--seeds takes an integer ≥ 0, got 'x'/);
+  });
+
+  it('every config in scripts/configs (the README\'s merge-table commands) parses and plans a table', () => {
+    const dir = join(__dirname, '..', 'configs');
+    const files = readdirSync(dir).filter((f) => f.endsWith('.json'));
+    expect(files.length).toBeGreaterThanOrEqual(2);
+    for (const f of files) {
+      const a = parseMergeTableArgs(['--config', join(dir, f)]);
+      expect(() => mergeTableConfigs(a.config, a.methods, a.n), f).not.toThrow();
+    }
+  });
+
+  it('--init: the folder the shared stages start from; an empty path refused', () => {
+    expect(parseMergeTableArgs([]).init).toBeUndefined();
+    expect(parseMergeTableArgs(['--init', '/tmp/copy/C']).init).toBe('/tmp/copy/C');
+    expect(() => parseMergeTableArgs(['--init', ' '])).toThrow(/--init needs a folder path/);
   });
 
   it('rejects bad values and repeated flags, saying which', () => {

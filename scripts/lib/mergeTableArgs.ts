@@ -18,6 +18,8 @@ export interface MergeTableArgs {
   tune?: { grid: TuneGrid; n: number };
   out?: string;
   save?: string;
+  /** An HF folder of the config preset's shape (e.g. npm run copy-probe -- --save DIR): the shared stages start from its weights instead of the seeded init. */
+  init?: string;
   help: boolean;
 }
 
@@ -43,6 +45,9 @@ export const MERGE_TABLE_USAGE = `usage: npm run merge-table -- [options]
   --tune-density D[,D]   density grid for ties, dare-linear, dare-ties (default 0.3,0.5,0.7)
   --tune-t T[,T]         t grid for slerp (default 0.3,0.5,0.7); linear and ram have nothing to tune
   --out FILE             write the table as JSON (several seeds: {runs: one table per seed, summary})
+  --init DIR             start the shared stages from the weights in DIR (config.json + model.safetensors of the
+                         config's preset shape, e.g. npm run copy-probe -- --save DIR) instead of the seeded init;
+                         with no shared training stage, DIR's model is the base the specialists start from
   --save DIR             the shared model (DIR/base), each specialist (DIR/<family>-<level>) and the multi-task
                          model (DIR/multi-task) as HF folders, for npm run merge`;
 
@@ -55,7 +60,7 @@ export function parseMergeTableArgs(argv: readonly string[]): MergeTableArgs {
       config: { type: 'string' }, seed: { type: 'string' }, seeds: { type: 'string' }, tune: { type: 'boolean' }, 'tune-n': { type: 'string' },
       'tune-lambda': { type: 'string' }, 'tune-density': { type: 'string' }, 'tune-t': { type: 'string' }, 'shared-sft-steps': { type: 'string' }, 'specialist-sft-steps': { type: 'string' },
       'specialist-sft-examples': { type: 'string' }, 'grpo-steps': { type: 'string' }, methods: { type: 'string' }, n: { type: 'string' },
-      out: { type: 'string' }, save: { type: 'string' }, help: { type: 'boolean', short: 'h' },
+      out: { type: 'string' }, save: { type: 'string' }, init: { type: 'string' }, help: { type: 'boolean', short: 'h' },
     },
   });
   const seen = new Set<string>();
@@ -112,5 +117,9 @@ export function parseMergeTableArgs(argv: readonly string[]): MergeTableArgs {
   }
   if (v.out !== undefined) args.out = v.out;
   if (v.save !== undefined) args.save = v.save;
+  if (v.init !== undefined) {
+    if (v.init.trim() === '') throw new Error('--init needs a folder path');
+    args.init = v.init;
+  }
   return args;
 }

@@ -101,6 +101,16 @@ describe('merge table', () => {
     expect(md).toContain('Cost: 2 candidate evaluations, 4 validation episodes.');
   }, 120_000);
 
+  it('no shared stage: the given start (merge-table --init) is the base row, unchanged, and every specialist starts from it', async () => {
+    const rt = await testRuntime('opengles');
+    const start = initialWeights(MICRO_MODEL, 11);
+    const noShared = parsePipelineConfig({ ...config, stages: config.stages.filter((s) => !(s.kind === 'sft' && !s.specialists)) });
+    const r = await runMergeTable(rt, { config: noShared, methods: ['linear'], n: 1 }, { model: MICRO_MODEL, initial: start });
+    expect(r.rows[0]).toMatchObject({ label: 'base (shared SFT)', digest: weightsDigest(start) });
+    for (const [name, v] of start) expect(r.specialists.base.get(name), name).toEqual(v);
+    for (const m of r.specialists.models) expect(weightsDigest(m.weights)).not.toBe(weightsDigest(start));
+  }, 120_000);
+
   it('refuses a config without specialists and a method that cannot merge that many', () => {
     const plain = parsePipelineConfig({ ...config, stages: [SFT] });
     expect(() => mergeTableConfigs(plain, ['ties'], 2)).toThrow(/trains no specialists/);
