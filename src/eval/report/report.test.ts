@@ -46,6 +46,24 @@ describe('evaluation reports', () => {
     expect(table).toMatch(/rule: how it works/);
   });
 
+  it('function choice by tool: each tool\'s mean over its episodes, printed after success by tool', () => {
+    // route4 tasks of known tools; the model picks the right tool on every time task and on none of the others
+    const tasks = Array.from({ length: 24 }, (_, i) => generateRoutingTask(1, i, 'test', 'route4'));
+    const toolOf = (t: (typeof tasks)[number]) => Object.keys(t.groundTruth[0])[0];
+    const outcomes = tasks.map((t) => outcomeOf(t, false, { total: 0.3, components: { function_choice: toolOf(t) === 'time' ? 1 : 0, format: 1 } }));
+    const s = summarizeOutcomes('model', 'model', outcomes);
+    const fc = s.componentBy!.function_choice.tool;
+    const nTime = tasks.filter((t) => toolOf(t) === 'time').length;
+    expect(nTime).toBeGreaterThan(0);
+    expect(fc.time).toEqual(wilson(nTime, nTime));
+    for (const [tool, r] of Object.entries(fc)) if (tool !== 'time') expect(r.rate, tool).toBe(0);
+    expect(Object.keys(s.componentBy!)).toEqual(['function_choice']); // format is not broken down
+    const table = formatComparison({ split: 'test', taskSet: 'function-calling/route4', seed: 1 }, [s]);
+    expect(table.indexOf('function_choice by tool')).toBeGreaterThan(table.indexOf('success by tool'));
+    expect(table).toMatch(new RegExp(`time \\(n=${nTime}\\)`));
+    expect(table).toMatch(/model\s+.*100 \[\d+–100\]/);
+  });
+
   it('headline figures: mean and range over ≥ 3 seeds, refused with fewer', () => {
     const figs = [1, 2, 3].map((seed, i) => ({ seed, rate: wilson([50, 60, 70][i], 100) }));
     const h = acrossSeeds(figs);

@@ -16,18 +16,47 @@ export interface PolicySummary {
   components: Record<string, Rate>;
   /** Breakdown key → value → success rate (e.g. by.tool.weather). */
   by: Record<string, Record<string, Rate>>;
+  /**
+   * The components of BROKEN_DOWN_COMPONENTS that occur, by breakdown key → value → mean with its
+   * interval (e.g. componentBy.function_choice.tool.define: did the model pick the right tool for
+   * define requests). An episode counts under every value of the key it carries (a two-call task
+   * under both tools), with the episode's component.
+   */
+  componentBy?: Record<string, Record<string, Record<string, Rate>>>;
+}
+
+/**
+ * Components worth seeing per tool / category: function choice says where routing fails even when
+ * whole-call success is 0 everywhere (a model that does not copy values yet).
+ */
+export const BROKEN_DOWN_COMPONENTS = ['function_choice'] as const;
+
+type Groups = Map<string, Map<string, Outcome[]>>;
+
+/** Breakdown key → value → the outcomes carrying it, keys and values sorted. */
+function groupByKeys(outcomes: readonly Outcome[]): Groups {
+  const out: Groups = new Map();
+  for (const key of [...new Set(outcomes.flatMap((o) => Object.keys(o.keys)))].sort()) {
+    const groups = new Map<string, Outcome[]>();
+    for (const o of outcomes) for (const v of o.keys[key] ?? []) groups.set(v, [...(groups.get(v) ?? []), o]);
+    out.set(key, new Map([...groups.entries()].sort(([a], [b]) => (a < b ? -1 : 1))));
+  }
+  return out;
+}
+
+function mapGroups(groups: Groups, f: (os: Outcome[]) => Rate): Record<string, Record<string, Rate>> {
+  return Object.fromEntries([...groups.entries()].map(([key, vs]) => [key, Object.fromEntries([...vs.entries()].map(([v, os]) => [v, f(os)]))]));
 }
 
 export function summarizeOutcomes(label: string, kind: 'model' | 'baseline', outcomes: readonly Outcome[], note = ''): PolicySummary {
   const n = outcomes.length;
   const names = [...new Set(outcomes.flatMap((o) => Object.keys(o.components)))].sort();
   const components = Object.fromEntries(names.map((c) => [c, meanInterval(outcomes.map((o) => o.components[c] ?? 0))]));
-  const by: Record<string, Record<string, Rate>> = {};
-  for (const key of [...new Set(outcomes.flatMap((o) => Object.keys(o.keys)))].sort()) {
-    const groups = new Map<string, Outcome[]>();
-    for (const o of outcomes) for (const v of o.keys[key] ?? []) groups.set(v, [...(groups.get(v) ?? []), o]);
-    by[key] = Object.fromEntries([...groups.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([v, os]) => [v, wilson(os.filter((o) => o.success).length, os.length)]));
-  }
+  const groups = groupByKeys(outcomes);
+  const by = mapGroups(groups, (os) => wilson(os.filter((o) => o.success).length, os.length));
+  const componentBy = Object.fromEntries(
+    BROKEN_DOWN_COMPONENTS.filter((c) => names.includes(c)).map((c) => [c, mapGroups(groups, (os) => meanInterval(os.map((o) => o.components[c] ?? 0)))]),
+  );
   return {
     label,
     kind,
@@ -37,5 +66,6 @@ export function summarizeOutcomes(label: string, kind: 'model' | 'baseline', out
     meanReward: n === 0 ? 0 : outcomes.reduce((a, o) => a + o.reward, 0) / n,
     components,
     by,
+    componentBy,
   };
 }

@@ -44,17 +44,25 @@ export function formatComparison(header: TableHeader, summaries: readonly Policy
   });
   const table = grid([head, ...body.map((r) => (r.length === 1 ? [r[0], ...head.slice(1).map(() => '')] : r))]);
   lines.push(...table);
-  for (const key of [...new Set(ordered.flatMap((s) => Object.keys(s.by)))]) {
-    const values = [...new Set(ordered.flatMap((s) => Object.keys(s.by[key] ?? {})))].sort();
-    if (values.length < 2 && key !== 'tool') continue; // one category: the overall figure already says it
-    const counts = values.map((v) => ordered.find((s) => s.by[key]?.[v])?.by[key][v].n ?? 0);
-    const cellOf = (s: PolicySummary, v: string) => (s.by[key]?.[v] ? cell(s.by[key][v]) : '–');
+  const breakdown = (title: string, key: string, of: (s: PolicySummary) => Record<string, Rate> | undefined) => {
+    const values = [...new Set(ordered.flatMap((s) => Object.keys(of(s) ?? {})))].sort();
+    if (values.length < 2 && key !== 'tool') return; // one category: the overall figure already says it
+    const counts = values.map((v) => ordered.map((s) => of(s)?.[v]).find((r) => r)?.n ?? 0);
+    const cellOf = (s: PolicySummary, v: string) => {
+      const r = of(s)?.[v];
+      return r ? cell(r) : '–';
+    };
     if (values.length <= MAX_BREAKDOWN_COLUMNS) {
-      lines.push('', ...grid([[`success by ${key}`, ...values.map((v, j) => `${v} (n=${counts[j]})`)], ...ordered.map((s) => [s.label, ...values.map((v) => cellOf(s, v))])]));
+      lines.push('', ...grid([[`${title} by ${key}`, ...values.map((v, j) => `${v} (n=${counts[j]})`)], ...ordered.map((s) => [s.label, ...values.map((v) => cellOf(s, v))])]));
     } else {
       // many values (e.g. 20 tools): one row per value, one column per policy
-      lines.push('', ...grid([[`success by ${key}`, 'n', ...ordered.map((s) => s.label)], ...values.map((v, j) => [v, String(counts[j]), ...ordered.map((s) => cellOf(s, v))])]));
+      lines.push('', ...grid([[`${title} by ${key}`, 'n', ...ordered.map((s) => s.label)], ...values.map((v, j) => [v, String(counts[j]), ...ordered.map((s) => cellOf(s, v))])]));
     }
+  };
+  for (const key of [...new Set(ordered.flatMap((s) => Object.keys(s.by)))]) breakdown('success', key, (s) => s.by[key]);
+  // the components broken down too (function choice by tool), after success
+  for (const c of [...new Set(ordered.flatMap((s) => Object.keys(s.componentBy ?? {})))]) {
+    for (const key of [...new Set(ordered.flatMap((s) => Object.keys(s.componentBy?.[c] ?? {})))]) breakdown(c, key, (s) => s.componentBy?.[c]?.[key]);
   }
   const notes = ordered.filter((s) => s.note !== '');
   if (notes.length > 0) lines.push('', ...notes.map((s) => `${s.label}: ${s.note}`));
