@@ -1,0 +1,38 @@
+// `npm run copy-chain -- --out DIR`: the three copy-probe phases of scripts/lib/copyChain.ts, one
+// after the other, into DIR/A, DIR/B and DIR/C (≈ 64 min on llvmpipe here). A phase whose folder
+// already holds its final step is skipped, so a stopped chain continues where it left off.
+// Then: npm run learn -- --preset nano --init DIR/C … (README "Routing from a model that copies").
+import { spawnSync } from 'node:child_process';
+import { parseArgs } from 'node:util';
+import { COPY_CHAIN_PHASES, copyChainArgs, copyChainPhaseDone } from './lib/copyChain';
+
+const USAGE = 'usage: npm run copy-chain -- --out DIR   (three copy-probe runs into DIR/A, DIR/B, DIR/C; a finished phase is skipped)';
+
+function main(): number {
+  const { values: v } = parseArgs({ args: process.argv.slice(2), strict: true, allowPositionals: false, options: { out: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+  if (v.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  if (v.out === undefined || v.out.trim() === '') throw new Error(`--out DIR is required\n${USAGE}`);
+  const t0 = Date.now();
+  for (const [i, phase] of COPY_CHAIN_PHASES.entries()) {
+    if (copyChainPhaseDone(v.out, i)) {
+      console.log(`[copy-chain] phase ${phase.name}: already done (${phase.totalSteps} steps in all), skipped`);
+      continue;
+    }
+    const args = copyChainArgs(v.out, i);
+    console.log(`[copy-chain] phase ${phase.name} (${i + 1}/${COPY_CHAIN_PHASES.length}): npm run copy-probe -- ${args.join(' ')}`);
+    const r = spawnSync(process.execPath, ['--import', 'tsx', '--import', './scripts/lib/wgslLoader.mjs', 'scripts/copy-probe.ts', ...args], { stdio: 'inherit' });
+    if (r.status !== 0) throw new Error(`phase ${phase.name} failed (exit ${r.status ?? r.signal}); run the same command again to continue from the last finished phase`);
+  }
+  console.log(`[copy-chain] done in ${((Date.now() - t0) / 60000).toFixed(1)} min: the model that copies is ${v.out}/C`);
+  return 0;
+}
+
+try {
+  process.exit(main());
+} catch (e) {
+  console.error(e instanceof Error ? e.message : e);
+  process.exit(1);
+}
