@@ -57,9 +57,12 @@ export async function runSftRlComparison(rt: GpuRuntime, cfg: PipelineConfig, ho
   const given = opts.weights;
   const prefix = await runPipeline(rt, prefixCfg, hooks, opts);
   const start = given ? await trainedTensors(given) : await prefix.weights.download();
-  const sftCost = prefix.compute.sftStepCost();
   if (!given) prefix.weights.destroy();
   const armOpts: PipelineOptions = given ? opts : { ...opts, initial: start, model: prefix.weights.cfg };
+  // The price of one SFT step: the prefix's SFT steps, or — when it ran none (an SFT model loaded with
+  // --init and --sft-steps 0) — the SFT arm's own first steps, run once to be priced and thrown away
+  // (same stream, so they are the arm's first steps). Without a price the arm would run NaN steps.
+  const sftCost = prefix.compute.sftStepCost() > 0 ? prefix.compute.sftStepCost() : await priceSftSteps(rt, cfg, lastSft, armOpts, given ? start : null);
   const rl = await runPipeline(rt, rest, shifted(g), armOpts);
   const finalWeights = given ? await trainedTensors(given) : await rl.weights.download();
   if (given) writeTrained(rt, given, start);
@@ -67,11 +70,30 @@ export async function runSftRlComparison(rt: GpuRuntime, cfg: PipelineConfig, ho
   const grpoCompute = rest.stages.reduce((a, s, i) => a + (s.kind === 'grpo' ? rl.compute.stage(i) : 0), 0);
   const sftSteps = Math.max(1, Math.round(grpoCompute / sftCost));
   const evals = rest.stages.filter((s): s is EvalStageConfig => s.kind === 'eval');
-  const sftArm: PipelineConfig = { ...cfg, stages: [{ ...lastSft, steps: sftSteps, warmupSteps: 0 }, ...evals.map((e) => ({ ...e, label: `${e.label} (SFT only, same compute)` }))] };
+  const sftArm: PipelineConfig = { ...cfg, stages: [sftArmStage(lastSft, sftSteps), ...evals.map((e) => ({ ...e, label: `${e.label} (SFT only, same compute)` }))] };
   const sftOnly = await runPipeline(rt, sftArm, shifted(1000), armOpts);
   if (given) writeTrained(rt, given, finalWeights); // the caller's weights end as the rl arm's
   else sftOnly.weights.destroy();
   return { prefix, rl, sftOnly, sftSteps, finalWeights, grpoCompute, sftCompute: sftOnly.compute.stage(0) };
+}
+
+/** The SFT-only arm's stage: the config's last SFT stage again, `steps` steps, no warm-up. */
+const sftArmStage = (lastSft: SftStageConfig, steps: number): SftStageConfig => ({ ...lastSft, steps, warmupSteps: 0 });
+
+/** Steps run to price an SFT step when the prefix ran none (their mean cost; rows are packed, so steps cost about the same). */
+export const PRICING_STEPS = 4;
+
+/**
+ * Mean forward-token-equivalents of the SFT arm's first PRICING_STEPS steps, run from the arm's start
+ * and thrown away. `restore` (given weights trained in place): what to write back afterwards.
+ */
+async function priceSftSteps(rt: GpuRuntime, cfg: PipelineConfig, lastSft: SftStageConfig, armOpts: PipelineOptions, restore: Map<string, Float32Array> | null): Promise<number> {
+  const run = await runPipeline(rt, { ...cfg, stages: [sftArmStage(lastSft, PRICING_STEPS)] }, {}, armOpts);
+  const cost = run.compute.sftStepCost();
+  if (restore) writeTrained(rt, armOpts.weights!, restore);
+  else run.weights.destroy();
+  if (!(cost > 0)) throw new Error('comparison: an SFT step of the SFT-only arm processed no tokens, so GRPO\'s compute cannot be matched; check the SFT stage\'s data');
+  return cost;
 }
 
 /** Host copies of what training changes in w: its LoRA adapters (PEFT names) when attached, else every weight. */
