@@ -62,7 +62,8 @@ export async function runSftRlComparison(rt: GpuRuntime, cfg: PipelineConfig, ho
   // The price of one SFT step: the prefix's SFT steps, or — when it ran none (an SFT model loaded with
   // --init and --sft-steps 0) — the SFT arm's own first steps, run once to be priced and thrown away
   // (same stream, so they are the arm's first steps). Without a price the arm would run NaN steps.
-  const sftCost = prefix.compute.sftStepCost() > 0 ? prefix.compute.sftStepCost() : await priceSftSteps(rt, cfg, lastSft, armOpts, given ? start : null);
+  const recorded = prefix.compute.sftStepCost(); // NaN when the prefix ran no SFT step
+  const sftCost = recorded > 0 ? recorded : await priceSftSteps(rt, cfg, lastSft, armOpts, given ? start : null);
   const rl = await runPipeline(rt, rest, shifted(g), armOpts);
   const finalWeights = given ? await trainedTensors(given) : await rl.weights.download();
   if (given) writeTrained(rt, given, start);
