@@ -14,6 +14,8 @@ const TIMING = [250, 4000, 30000] as const;
 
 const view = (p: Page) => p.evaluate(() => window.tabforgeSwarm.view());
 const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64url');
+/** The leader keys this page's browser keeps (leaderIdentity.ts), run in the page. */
+const leaderKeys = () => Object.keys(localStorage).filter((k) => k.startsWith('tabforge-swarm-leader-key/'));
 
 test('two browsers through a local relay: the second joins by the link and plays rollouts; a wrong secret is refused', async ({}, info) => {
   const { launchOptions, baseURL } = info.project.use as { launchOptions: Parameters<typeof chromium.launch>[0]; baseURL: string };
@@ -35,6 +37,8 @@ test('two browsers through a local relay: the second joins by the link and plays
     await a.waitForFunction(() => window.tabforgeSwarm !== undefined);
     const url = await a.evaluate(([config, model, relayAddr, t]) => window.tabforgeSwarm.start({ config: config as never, model: model as never, relay: relayAddr, timing: { heartbeatMs: t[0], silenceMs: t[1], chunkDeadlineMs: t[2] } }), [CONFIG, MICRO_MODEL, relay.addresses[0], TIMING] as const);
     const hash = new URL(url).hash;
+    // the leader keeps its libp2p key while the run goes on (to lead it again after a reload) …
+    expect(await a.evaluate(leaderKeys)).toHaveLength(1);
     const b = await open('b');
     await b.goto(`/${query}${hash}`);
     await b.waitForFunction(() => window.tabforgeSwarm?.view()?.role === 'rollout', undefined, { timeout: 60_000 });
@@ -50,6 +54,8 @@ test('two browsers through a local relay: the second joins by the link and plays
     await expect(c.getByTestId('swarm-error')).toContainText(/secret/i);
     await a.waitForFunction(() => window.tabforgeSwarm.view()!.state === 'done', undefined, { timeout: 300_000 });
     expect((await view(a))!.error).toBeNull();
+    // … and removes it once the run has finished (nobody leads a finished run)
+    await a.waitForFunction(() => Object.keys(localStorage).every((k) => !k.startsWith('tabforge-swarm-leader-key/')), undefined, { timeout: 10_000 });
   } catch (e) {
     await info.attach('console of the pages', { body: lines.join('\n'), contentType: 'text/plain' });
     console.log(lines.filter((l) => !/grpo step/.test(l)).join('\n'));

@@ -101,7 +101,13 @@ export async function startBrowserSwarm(linkIn: SwarmLink | { config: PipelineCo
     link, transport, locks, lead: overMachines ? link.leader === transport.selfId : undefined,
     runtime: () => (rt ??= acquireDevice({ featureLevel: o.featureLevel }).then((ctx) => new GpuRuntime(ctx, { timing: false }))),
     store: () => IdbBackend.open(`tabforge-swarm-${link.run}`),
-    finished: { get: () => localStorage.getItem(finishedKey) === '1', set: () => localStorage.setItem(finishedKey, '1') },
+    finished: {
+      get: () => localStorage.getItem(finishedKey) === '1',
+      set: () => {
+        localStorage.setItem(finishedKey, '1');
+        if (overMachines) void import('./leaderIdentity').then((identity) => identity.forgetLeaderKey(localStorage, link.run));
+      },
+    },
     visible, lifecycle: () => lifecycle.now(), log, ...o.timing,
   });
   announce = (now) => session.lifecycleChanged(now);
