@@ -11,6 +11,7 @@ import { PIPELINE_CONFIG_VERSION, parsePipelineConfig } from './config';
 import { mergeTableConfigs, runMergeTable, weightsDigest } from './mergeTable';
 import { formatMergeTableMarkdown, mergeTableJson } from './mergeTableFormat';
 import { mergeStageSeed } from './specialists';
+import { stageStream } from './stageStream';
 
 const ROUTE4 = { family: 'function-calling' as const, level: 'route4', weight: 1 };
 const ROUTE8 = { family: 'function-calling' as const, level: 'route8', weight: 1 };
@@ -45,7 +46,8 @@ describe('merge table', () => {
     // each merged row: the method of src/train/merge on the specialists, with the start as base; evaluated as such (digest)
     const { base, models: specialists } = r.specialists;
     expect(specialists.map((m) => m.label)).toEqual(SETS);
-    const seed = mergeStageSeed(config.seed, mergeTableConfigs(config, ['ties', 'linear'], 2).mergeStage);
+    const plan = mergeTableConfigs(config, ['ties', 'linear'], 2);
+    const seed = mergeStageSeed(config.seed, stageStream(plan.specialistsRun.stages, plan.mergeStage));
     for (const [method, given] of [['ties', { density: 0.5 }], ['linear', {}]] as const) {
       const m = MERGE_METHODS[method];
       const options = mergeOptions(m, 2, { ...given, seed });
@@ -89,7 +91,8 @@ describe('merge table', () => {
     expect(r.evaluations.findIndex((e) => e.what === 'merge task-arithmetic' && e.split === 'test')).toBeGreaterThan(lastTune);
     // the row is the chosen merge, scored on test
     const { base, models: specialists } = r.specialists;
-    const seed = mergeStageSeed(config.seed, mergeTableConfigs(config, ['task-arithmetic', 'linear'], 2).mergeStage);
+    const plan = mergeTableConfigs(config, ['task-arithmetic', 'linear'], 2);
+    const seed = mergeStageSeed(config.seed, stageStream(plan.specialistsRun.stages, plan.mergeStage));
     const options = mergeOptions(MERGE_METHODS['task-arithmetic'], 2, { lambda: t.chosen.lambda, seed });
     const expected = new Map([...base.keys()].map((name) => [name, MERGE_METHODS['task-arithmetic'].merge({ name, base: base.get(name)!, models: specialists.map((x) => x.weights.get(name)!) }, options)]));
     const row = r.rows.find((x) => x.label === 'merge task-arithmetic')!;

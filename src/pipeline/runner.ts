@@ -30,6 +30,7 @@ import { DEFAULT_SFT, type SftMetrics, type SftResume, trainSft } from '../train
 import type { GradientShard } from '../train/optimizerState';
 import { mixSeeds } from '../util/seeds';
 import { type EvalStageConfig, type GrpoStageConfig, type MergeStageConfig, type PipelineConfig, type SftStageConfig, specialistEntries, type StageConfig } from './config';
+import { stageStream, TRAINING_KINDS } from './stageStream';
 import { type MergeRecord, mergeSpecialists, mergeStageSeed, type PendingSpecialists, type Specialist, specialistHooks, specialistLabel } from './specialists';
 import { trainWithLora } from './loraStage';
 import { ComputeLedger } from './compute';
@@ -155,7 +156,7 @@ export function grpoLoopConfig(cfg: PipelineConfig, s: GrpoStageConfig, stageInd
   const seqLen = singleTurn ? Math.ceil((c.maxTotalTokens + (G - 1) * c.maxNewTokensPerTurn) / 64) * 64 : c.maxTotalTokens;
   const microBatchRows = singleTurn ? 2 : rowsForLogits(seqLen, PRESETS[cfg.preset].vocabSize, 4);
   return {
-    steps: s.steps, tasksPerStep: s.tasksPerStep, seed: mixSeeds(cfg.seed, 0x9e90, stageIndex), warmupSteps: s.warmupSteps, minLrRatio: s.minLrRatio,
+    steps: s.steps, tasksPerStep: s.tasksPerStep, seed: mixSeeds(cfg.seed, 0x9e90, stageStream(cfg.stages, stageIndex)), warmupSteps: s.warmupSteps, minLrRatio: s.minLrRatio,
     maxSamplingRounds: s.samplingRounds,
     rollout: rolloutConfig(cfg, G, s.temperature),
     trainer: {
@@ -301,7 +302,7 @@ class Run {
     const resume: SftResume = { ...(save ? sftAutosave(save) : {}), ...(i === this.resumeStage ? this.opts.resume?.sft : {}), ...(this.opts.shard ? { shard: this.opts.shard } : {}) };
     await this.withLora(i, () => trainSft(this.rt, this.w, { train: data.docs, padId: this.tok.padId }, {
       ...DEFAULT_SFT, batchSize: s.batchSize, seqLen: sftRowLength(this.cfg), steps: s.steps, lr: s.lr, warmupSteps: s.warmupSteps,
-      minLrRatio: s.minLrRatio, pack: true, sharePrefix: true, seed: mixSeeds(this.cfg.seed, 0x5f71, i),
+      minLrRatio: s.minLrRatio, pack: true, sharePrefix: true, seed: mixSeeds(this.cfg.seed, 0x5f71, stageStream(this.cfg.stages, i)),
     }, (m) => {
       this.result.compute.addSft(i, m);
       this.inflight.sft.push(m);
@@ -412,7 +413,7 @@ class Run {
   /** A training stage's loop, with config.lora on adapters (loraStage.ts; a resumed stage gets its checkpoint's). */
   private withLora<T>(i: number, train: () => Promise<T>): Promise<T> {
     const saved = i === this.resumeStage && this.specialist === null ? this.opts.resume?.lora : undefined;
-    return trainWithLora(this.rt, this.w, this.cfg.lora, mixSeeds(this.cfg.seed, 0x10a4, i), saved, train);
+    return trainWithLora(this.rt, this.w, this.cfg.lora, mixSeeds(this.cfg.seed, 0x10a4, stageStream(this.cfg.stages, i, TRAINING_KINDS)), saved, train);
   }
 
   /** Writes whole host weights (HF names) into the run's model. */
@@ -474,7 +475,7 @@ class Run {
     if (!p) throw new Error(`stage ${i} (merge): no specialists to merge; tick specialists on an SFT or GRPO stage before it`);
     this.hooks.onStage?.(i, s, `merge: ${s.method} of ${p.models.length} specialists (${p.models.map((m) => m.label).join(', ')})`);
     this.hooks.onSpecialists?.(i, p);
-    const { weights, record } = await mergeSpecialists(i, s, p, mergeStageSeed(this.cfg.seed, i));
+    const { weights, record } = await mergeSpecialists(i, s, p, mergeStageSeed(this.cfg.seed, stageStream(this.cfg.stages, i)));
     this.writeWeights(weights);
     this.result.merges.push(record);
     this.pending = null;

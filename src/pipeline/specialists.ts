@@ -40,8 +40,8 @@ export interface MergeRecord {
 
 export const specialistLabel = (e: Pick<PipelineConfig['tasks'][number], 'family' | 'level'>): string => taskSetName(e);
 
-/** The seed of merge stage `stage` of a run (DARE's drops): the same for the runner and a merge table. */
-export const mergeStageSeed = (runSeed: number, stage: number): number => mixSeeds(runSeed, 0x3e26, stage);
+/** The seed of a run's merge stage (DARE's drops) from its stream (stageStream.ts: the k-th merge stage): the same for the runner and a merge table. */
+export const mergeStageSeed = (runSeed: number, stream: number): number => mixSeeds(runSeed, 0x3e26, stream);
 
 /** The merge options of a stage (defaults of the method; DARE's seed from the run's seed and the stage). */
 export function stageMergeOptions(s: MergeStageConfig, count: number, seed: number): MergeOptions {

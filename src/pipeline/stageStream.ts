@@ -1,0 +1,19 @@
+// Which random stream a training or merge stage draws from (batch order, GRPO tasks and samples,
+// LoRA initialisation, DARE masks): its place among the config's stages of the same kind — the
+// first SFT stage, the second GRPO stage — not its place in the stage list. So adding, removing or
+// moving an eval stage (a "before SFT" evaluation, a validation check) never changes what trains;
+// and the SFT-vs-RL comparison, which runs the stages from the first GRPO stage as a config of their
+// own, trains its GRPO stages on the streams they have in the whole config run at once.
+import type { StageConfig } from './config';
+
+/** The number of stages before `i` whose kind is one of `kinds` (default: stage i's own kind). */
+export function stageStream(stages: readonly StageConfig[], i: number, kindsGiven?: readonly StageConfig['kind'][]): number {
+  if (!(i >= 0 && i < stages.length)) throw new Error(`stage ${i} is not in a config of ${stages.length} stages`);
+  const kinds = kindsGiven ?? [stages[i].kind];
+  let n = 0;
+  for (let j = 0; j < i; j++) if (kinds.includes(stages[j].kind)) n++;
+  return n;
+}
+
+/** Training kinds: LoRA adapters are drawn per training stage, whichever kind it is. */
+export const TRAINING_KINDS: readonly StageConfig['kind'][] = ['sft', 'grpo'];
