@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_DEMO, demoConfig } from '../pipeline/demoPipeline';
-import { trainingShape } from '../pipeline/runner';
+import { trainingShape } from '../pipeline/loopSettings';
 import { EXAMPLE_PIPELINES } from '../pipeline/presets';
 import { validatePipelineConfig } from '../pipeline/config';
 import { AUTOSTART_MAX_SIZE, autostartHold, checkDraft, DEFAULT_PIPELINE, describeStages, newStage, parseNumber, runSizeVsDefault } from './pipelineDraft';

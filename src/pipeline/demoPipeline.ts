@@ -15,7 +15,8 @@ import type { PipelineConfig } from './config';
 import type { Rate } from '../eval/report';
 import type { EvalSummary } from './evalSummary';
 import { learningConfig, ROUTING_LEARNING } from './presets';
-import { runPipeline, trainingShape } from './runner';
+import { runPipeline } from './runner';
+import { trainingShape } from './loopSettings';
 import { sampleEpisodes } from './sampleEpisodes';
 
 export interface DemoOptions {

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { creditSteps, validateGrpoConfig } from '../train/rl/grpo';
 import type { CreditScheme, GrpoStageConfig } from './config';
 import { type LearningOptions, learningConfig, ROUTING_LEARNING } from './presets';
-import { grpoLoopConfig } from './runner';
+import { grpoLoopConfig } from './loopSettings';
 
 const STATUS: LearningOptions = { ...ROUTING_LEARNING, preset: 'nano-q', tasks: [{ family: 'service', level: 'status', weight: 1 }] };
 

@@ -18,7 +18,7 @@ import type { GpuWeights } from '../model/weights';
 import { tokenizerForModelFolder } from '../tokenizer/modelTokenizer';
 import type { Tokenizer } from '../tokenizer/types';
 import type { PipelineConfig } from './config';
-import { trainingShape } from './runner';
+import { trainingShape } from './loopSettings';
 
 /** Episodes an evaluation decodes at once (pipeline/evaluation.ts: one generate() call per 64). */
 const EVAL_ROWS_PER_CALL = 64;

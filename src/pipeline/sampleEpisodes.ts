@@ -10,7 +10,7 @@ import { type Tokenizer, tokenizerForModel } from '../tokenizer';
 import { modelTurnGenerator } from '../train/rl/modelGenerator';
 import { rolloutBatch } from '../train/rl/rollout';
 import type { EvalSplit, PipelineConfig } from './config';
-import { rolloutConfig } from './runner';
+import { rolloutConfig } from './loopSettings';
 
 export interface SampleEpisode {
   text: string;

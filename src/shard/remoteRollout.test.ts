@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { initialWeights } from '../model/weights';
 import { PIPELINE_CONFIG_VERSION, parsePipelineConfig } from '../pipeline/config';
-import { grpoLoopConfig } from '../pipeline/runner';
+import { grpoLoopConfig } from '../pipeline/loopSettings';
 import { runAsyncRl } from '../train/rl/async/coordinator';
 import type { TrainerHandle } from '../train/rl/async/handles';
 import { packWeights } from '../train/rl/async/weights';

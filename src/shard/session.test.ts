@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { testRuntime } from '../gpu/testDevice';
 import { PIPELINE_CONFIG_VERSION, parsePipelineConfig } from '../pipeline/config';
-import { grpoLoopConfig } from '../pipeline/runner';
+import { grpoLoopConfig } from '../pipeline/loopSettings';
 import { MemoryBackend } from '../storage/memoryBackend';
 import { MICRO_MODEL } from '../train/testing/microModel';
 import { MemoryHub } from './memoryTransport';

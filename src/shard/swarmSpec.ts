@@ -6,7 +6,7 @@ import type { EnvFamily } from '../envs/types';
 import type { ModelConfig } from '../model/config';
 import { countParameters, parameterTable } from '../model/parameters';
 import type { PipelineConfig } from '../pipeline/config';
-import { grpoLoopConfig } from '../pipeline/runner';
+import { grpoLoopConfig } from '../pipeline/loopSettings';
 import type { RolloutActorSpec } from '../train/rl/async/actors';
 import type { PackedWeights } from '../train/rl/async/weights';
 import type { PayloadLimits } from './protocol';
