@@ -11,7 +11,6 @@ import { PIPELINE_CONFIG_VERSION, parsePipelineConfig } from './config';
 import { mergeTableConfigs, runMergeTable, weightsDigest } from './mergeTable';
 import { formatMergeTableMarkdown, mergeTableJson } from './mergeTableFormat';
 import { mergeStageSeed } from './specialists';
-import { stageStream } from './stageStream';
 
 const ROUTE4 = { family: 'function-calling' as const, level: 'route4', weight: 1 };
 const ROUTE8 = { family: 'function-calling' as const, level: 'route8', weight: 1 };
@@ -47,7 +46,7 @@ describe('merge table', () => {
     const { base, models: specialists } = r.specialists;
     expect(specialists.map((m) => m.label)).toEqual(SETS);
     const plan = mergeTableConfigs(config, ['ties', 'linear'], 2);
-    const seed = mergeStageSeed(config.seed, stageStream(plan.specialistsRun.stages, plan.mergeStage));
+    const seed = mergeStageSeed(plan.specialistsRun, plan.mergeStage);
     for (const [method, given] of [['ties', { density: 0.5 }], ['linear', {}]] as const) {
       const m = MERGE_METHODS[method];
       const options = mergeOptions(m, 2, { ...given, seed });
@@ -92,7 +91,7 @@ describe('merge table', () => {
     // the row is the chosen merge, scored on test
     const { base, models: specialists } = r.specialists;
     const plan = mergeTableConfigs(config, ['task-arithmetic', 'linear'], 2);
-    const seed = mergeStageSeed(config.seed, stageStream(plan.specialistsRun.stages, plan.mergeStage));
+    const seed = mergeStageSeed(plan.specialistsRun, plan.mergeStage);
     const options = mergeOptions(MERGE_METHODS['task-arithmetic'], 2, { lambda: t.chosen.lambda, seed });
     const expected = new Map([...base.keys()].map((name) => [name, MERGE_METHODS['task-arithmetic'].merge({ name, base: base.get(name)!, models: specialists.map((x) => x.weights.get(name)!) }, options)]));
     const row = r.rows.find((x) => x.label === 'merge task-arithmetic')!;

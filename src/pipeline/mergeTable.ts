@@ -21,7 +21,6 @@ import { MERGE_METHODS, type MergeOptions } from '../train/merge/methods';
 import type { Trajectory } from '../train/rl/trajectory';
 import { type EvalSplit, type EvalStageConfig, type MergeStageConfig, parsePipelineConfig, type PipelineConfig, specialistEntries, type StageConfig } from './config';
 import { mergeSpecialists, mergeStageSeed, type PendingSpecialists } from './specialists';
-import { stageStream } from './stageStream';
 import { formatHyper, type MergeHyper, mergeCandidates, type TuneGrid, type TuneResult, tuneMerge } from './mergeTune';
 import { type PipelineOptions, runPipeline } from './runner';
 
@@ -204,7 +203,7 @@ export async function runMergeTable(rt: GpuRuntime, req: MergeTableRequest, opts
   };
   for (const method of methods) {
     const given: MergeStageConfig = cfg.stages.find((s): s is MergeStageConfig => s.kind === 'merge' && s.method === method) ?? { kind: 'merge', method };
-    const mergeWith = (h: MergeHyper) => mergeSpecialists(plan.mergeStage, { ...given, ...h }, sp, mergeStageSeed(cfg.seed, stageStream(plan.specialistsRun.stages, plan.mergeStage)));
+    const mergeWith = (h: MergeHyper) => mergeSpecialists(plan.mergeStage, { ...given, ...h }, sp, mergeStageSeed(plan.specialistsRun, plan.mergeStage));
     const candidates = req.tune ? mergeCandidates(method, req.tune.grid) : [];
     let tuned: TuneResult | null = null;
     if (candidates.length > 0) {

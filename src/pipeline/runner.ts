@@ -425,7 +425,7 @@ class Run {
     if (!p) throw new Error(`stage ${i} (merge): no specialists to merge; tick specialists on an SFT or GRPO stage before it`);
     this.hooks.onStage?.(i, s, `merge: ${s.method} of ${p.models.length} specialists (${p.models.map((m) => m.label).join(', ')})`);
     this.hooks.onSpecialists?.(i, p);
-    const { weights, record } = await mergeSpecialists(i, s, p, mergeStageSeed(this.cfg.seed, stageStream(this.cfg.stages, i)));
+    const { weights, record } = await mergeSpecialists(i, s, p, mergeStageSeed(this.cfg, i));
     this.writeWeights(weights);
     this.result.merges.push(record);
     this.pending = null;

@@ -9,6 +9,7 @@ import { mergeMethod, mergeOptions, type MergeOptions } from '../train/merge/met
 import { mixSeeds } from '../util/seeds';
 import type { MergeStageConfig, PipelineConfig } from './config';
 import type { PipelineHooks } from './runner';
+import { stageStream } from './stageStream';
 
 type Weights = Map<string, Float32Array>;
 
@@ -40,8 +41,8 @@ export interface MergeRecord {
 
 export const specialistLabel = (e: Pick<PipelineConfig['tasks'][number], 'family' | 'level'>): string => taskSetName(e);
 
-/** The seed of a run's merge stage (DARE's drops) from its stream (stageStream.ts: the k-th merge stage): the same for the runner and a merge table. */
-export const mergeStageSeed = (runSeed: number, stream: number): number => mixSeeds(runSeed, 0x3e26, stream);
+/** The seed of merge stage `stage` of a run (DARE's drops), from its stream (stageStream.ts: the k-th merge stage): the same for the runner and a merge table. */
+export const mergeStageSeed = (cfg: PipelineConfig, stage: number): number => mixSeeds(cfg.seed, 0x3e26, stageStream(cfg.stages, stage));
 
 /** The merge options of a stage (defaults of the method; DARE's seed from the run's seed and the stage). */
 export function stageMergeOptions(s: MergeStageConfig, count: number, seed: number): MergeOptions {

@@ -66,6 +66,7 @@ export async function startBrowserSwarm(linkIn: SwarmLink | { config: PipelineCo
   const log = o.log ?? (() => {});
   let link: SwarmLink;
   let transport: TabTransport | Libp2pTransport;
+  let forgetLeaderKey = () => {}; // a finished run is never led again: its key goes (machines only)
   const overMachines = 'relay' in linkIn && linkIn.relay;
   const machines = overMachines && linkIn.dp ? machinesDataParallelProblem(linkIn.dp.world) : null;
   if (machines) throw new Error(`this run cannot start: ${machines}`);
@@ -83,6 +84,7 @@ export async function startBrowserSwarm(linkIn: SwarmLink | { config: PipelineCo
       identity.keepLeaderKey(localStorage, link.run, key);
       await holdLeadLock(link.run);
     }
+    forgetLeaderKey = () => identity.forgetLeaderKey(localStorage, link.run);
     if (kept && link.leader === t.selfId) log(`this browser started run ${link.run}: it leads it again (the same peer id, ${t.selfId})`);
   } else {
     link = 'run' in linkIn ? linkIn : newLink(linkIn.config, { model: linkIn.model, dp: linkIn.dp });
@@ -105,7 +107,7 @@ export async function startBrowserSwarm(linkIn: SwarmLink | { config: PipelineCo
       get: () => localStorage.getItem(finishedKey) === '1',
       set: () => {
         localStorage.setItem(finishedKey, '1');
-        if (overMachines) void import('./leaderIdentity').then((identity) => identity.forgetLeaderKey(localStorage, link.run));
+        forgetLeaderKey();
       },
     },
     visible, lifecycle: () => lifecycle.now(), log, ...o.timing,
