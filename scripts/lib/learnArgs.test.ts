@@ -32,6 +32,10 @@ describe('parseLearnArgs', () => {
     expect(() => parseLearnArgs(['--family', 'function-calling', '--kl=-0.1'])).toThrow(/--kl takes a number ≥ 0 up to 100, got '-0.1'/);
     expect(() => parseLearnArgs(['--family', 'function-calling', '--credit', 'token'])).toThrow(/--credit takes one of trajectory, turn, component/);
     expect(() => parseLearnArgs(['--family', 'function-calling', '--bogus'])).toThrow(/Unknown option '--bogus'/);
+    expect(parseLearnArgs(['--family', 'function-calling', '--reward-weights', 'exact_match=1, function_choice=0']).options.rewardWeights).toEqual({ exact_match: 1, function_choice: 0 });
+    expect(() => parseLearnArgs(['--family', 'function-calling', '--reward-weights', 'exact_match'])).toThrow(/"exact_match" is not COMPONENT=WEIGHT/);
+    expect(() => parseLearnArgs(['--family', 'function-calling', '--reward-weights', 'format=-1'])).toThrow(/--reward-weights takes a number ≥ 0/);
+    expect(() => parseLearnArgs(['--family', 'function-calling', '--reward-weights', 'format=1,format=0'])).toThrow(/format is given twice/);
     expect(() => parseLearnArgs(['--family', 'function-calling', '--sft-random-values', '1.5'])).toThrow(/--sft-random-values takes a number ≥ 0 up to 1, got '1.5'/);
     expect(() => parseLearnArgs(['--family', 'function-calling', '--steps', '1', '--steps', '2'])).toThrow(/--steps is given twice/);
     expect(() => parseLearnArgs(['--family', 'function-calling', '--seeds', '1,1'])).toThrow(/listed twice/);

@@ -5,6 +5,7 @@ import { EXAMPLE_PIPELINES } from '../pipeline/presets';
 import { validatePipelineConfig } from '../pipeline/config';
 import { AUTOSTART_MAX_SIZE, autostartHold, checkDraft, DEFAULT_PIPELINE, describeStages, newStage, parseNumber, runSizeVsDefault } from './pipelineDraft';
 import { trainingShapeOf } from './trainingShape';
+import { formatRewardWeights, parseRewardWeights } from './ui/stageFields';
 
 describe('the page pipeline draft', () => {
   it("defaults to the demo's pipeline (the first example), and every example is valid", () => {
@@ -69,5 +70,21 @@ describe('the page pipeline draft', () => {
     const big = { ...DEFAULT_PIPELINE, stages: DEFAULT_PIPELINE.stages.map((s) => (s.kind === 'grpo' ? { ...s, steps: 20 * AUTOSTART_MAX_SIZE } : s)) };
     expect(autostartHold(big)).toMatch(/^This link asks for a long run \(preset nano, SFT 150 steps → eval \(test, n 64\) → GRPO 80 steps × 4 tasks × 8 → eval \(test, n 64\): about \d+× the default run/);
     expect(describeStages({ ...DEFAULT_PIPELINE, stages: [] })).toBe('no stages');
+  });
+
+  it('reads and shows GRPO reward weights as COMPONENT=WEIGHT text; anything else is left for the schema to refuse', () => {
+    expect(parseRewardWeights(' exact_match=1, function_choice = 0 ')).toEqual({ exact_match: 1, function_choice: 0 });
+    expect(parseRewardWeights('  ')).toBeUndefined();
+    expect(parseRewardWeights('exact_match')).toBe('exact_match');
+    expect(parseRewardWeights('format=x')).toEqual({ format: Number.NaN });
+    expect(formatRewardWeights({ exact_match: 1, format: 0 })).toBe('exact_match=1, format=0');
+    const cfg = structuredClone(DEFAULT_PIPELINE) as Record<string, unknown> & { stages: Record<string, unknown>[] };
+    const i = cfg.stages.findIndex((s) => s.kind === 'grpo');
+    cfg.stages[i].rewardWeights = parseRewardWeights('exact_match');
+    expect(checkDraft(cfg).errors.get(`stages.${i}.rewardWeights`)).toMatch(/COMPONENT=WEIGHT/);
+    cfg.stages[i].rewardWeights = parseRewardWeights('exact_match=1');
+    expect(checkDraft(cfg).errors.has(`stages.${i}.rewardWeights`)).toBe(false);
+    cfg.stages[i].rewardWeights = parseRewardWeights('exactmatch=1');
+    expect(checkDraft(cfg).errors.get(`stages.${i}.rewardWeights`)).toMatch(/^exactmatch: not a reward component of this task mix; its components are .*exact_match/);
   });
 });

@@ -6,6 +6,7 @@ import { countParameters } from '../model/parameters';
 import { type PipelineConfig, type StageConfig, stageRepeats, validatePipelineConfig } from '../pipeline/config';
 import { contextForMix, EXAMPLE_PIPELINES } from '../pipeline/presets';
 import { TASK_SETS } from '../envs/taskSets';
+import { rewardWeightErrors } from '../pipeline/rewardWeights';
 import type { TaskFamilyName } from '../envs/familyNames';
 
 /** The page's default: the first example (the demo's pipeline). */
@@ -66,6 +67,13 @@ export function checkDraft(draft: unknown, unparsable: FieldErrors = new Map()):
   cfg.stages.forEach((s, i) => {
     if (s.kind === 'sft' && s.data.source === 'jsonl') errors.set(`stages.${i}.data`, `reads ${s.data.path}: the page trains on synthetic data only (npm run learn reads JSONL files)`);
   });
+  if (errors.size === 0) {
+    // shown at the stage's reward-weights field (one field holds all of a stage's components)
+    for (const line of rewardWeightErrors(cfg)) {
+      const m = /^(stages\.\d+\.rewardWeights)(\.\S+)?: (.*)$/.exec(line);
+      if (m && !errors.has(m[1])) errors.set(m[1], m[2] ? `${m[2].slice(1)}: ${m[3]}` : m[3]);
+    }
+  }
   const positions = PRESETS[cfg.preset].maxPositionEmbeddings;
   if (cfg.context.maxTotalTokens > positions) errors.set('context.maxTotalTokens', `${cfg.context.maxTotalTokens} tokens is more than preset ${cfg.preset} holds (${positions} positions): choose a -q preset or shorter episodes`);
   return { config: errors.size ? null : cfg, errors };

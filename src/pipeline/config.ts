@@ -95,6 +95,13 @@ export const grpoStageSchema = z.object({
   /** β of the k3 KL term to the policy at the start of the stage (0: no reference forward). */
   klCoef: num(0, 100).default(0.1),
   credit: z.enum(CREDIT_SCHEMES, { error: `must be one of ${CREDIT_SCHEMES.join(', ')}` }).default('component'),
+  /**
+   * Weights of the reward components GRPO trains on, overriding the environments' own (component →
+   * weight, e.g. { exact_match: 1, function_choice: 0 } trains on the whole-call outcome alone); a
+   * component not named keeps its environment weight. Evaluation, success and the reported episode
+   * reward keep the environments' weights. Names are checked against the mix's families when the run starts.
+   */
+  rewardWeights: z.record(z.string().min(1).max(64), num(0, 100), { error: 'write COMPONENT=WEIGHT pairs, e.g. exact_match=1, function_choice=0' }).optional(),
   /** Sampling temperature of rollouts (1 keeps behaviour log-probs = the trained policy). */
   temperature: num(0.05, 5).default(1),
   /** DAPO dynamic sampling: rollout rounds per step at most to fill it with groups that carry signal (1 = drop only). */

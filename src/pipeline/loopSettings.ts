@@ -22,7 +22,8 @@ export function rolloutConfig(cfg: PipelineConfig, groupSize: number, temperatur
  * (every policy token gets the trajectory's advantage); 'turn' = reward-to-go by turn (a turn's tokens
  * are credited with what its turn and the later ones earned, not with earlier turns' rewards);
  * 'component' = turn, plus components the env places inside a turn (Reward.decidedAt) leave the
- * advantage of later tokens. Groups hold their common opening once per row (sharePrefix).
+ * advantage of later tokens. Groups hold their common opening once per row (sharePrefix). The
+ * stage's rewardWeights override the environments' component weights in the training reward only.
  */
 export function grpoLoopConfig(cfg: PipelineConfig, s: GrpoStageConfig, stageIndex: number): RlLoopConfig {
   const G = s.groupSize;
@@ -38,7 +39,7 @@ export function grpoLoopConfig(cfg: PipelineConfig, s: GrpoStageConfig, stageInd
     rollout: rolloutConfig(cfg, G, s.temperature),
     trainer: {
       ...DEFAULT_GRPO_TRAINER,
-      grpo: grpoConfig('default', { groupSize: G, dynamicSampling: true, componentCredit: s.credit === 'component', turnCredit: s.credit !== 'trajectory', klCoef: s.klCoef }),
+      grpo: grpoConfig('default', { groupSize: G, dynamicSampling: true, componentCredit: s.credit === 'component', turnCredit: s.credit !== 'trajectory', klCoef: s.klCoef, rewardWeights: { ...s.rewardWeights } }),
       sharePrefix: true, seqLen, microBatchRows, lr: s.lr, pack: !singleTurn,
     },
   };

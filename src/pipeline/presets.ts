@@ -104,6 +104,8 @@ export interface LearningOptions {
   credit: CreditScheme;
   samplingRounds: number;
   staleness?: number;
+  /** GRPO's reward-component weights overriding the environments' (GrpoStageConfig.rewardWeights); absent = theirs. */
+  rewardWeights?: Record<string, number>;
   /** Test tasks per task set per evaluation, the validation curve's period (0: none) and its size. */
   evalN: number;
   evalEvery: number;
@@ -154,6 +156,7 @@ function learningStages(o: LearningOptions, stages: StageConfig[], test: (label:
     kind: 'grpo', steps: o.rlSteps, tasksPerStep: o.tasksPerStep, groupSize: o.groupSize, lr: o.lr, warmupSteps: 5, minLrRatio: 1,
     klCoef: o.klCoef, credit: o.credit, temperature: 1, samplingRounds: o.samplingRounds, evalEvery: o.evalEvery,
     ...(o.staleness === undefined ? {} : { staleness: o.staleness }),
+    ...(o.rewardWeights === undefined ? {} : { rewardWeights: { ...o.rewardWeights } }),
   });
   stages.push(test('after GRPO', false));
 }

@@ -15,8 +15,10 @@ export interface FieldSpec {
   options?: readonly { value: string; label: string }[];
   /** Placeholder/hint under the input. */
   hint?: string;
-  /** Selects: the draft value of an option (default the option's text). */
+  /** Selects: the draft value of an option (default the option's text); text fields: the draft value of the text. */
   parse?: (value: string) => unknown;
+  /** Text fields: how the draft value is shown (default String(value)). */
+  format?: (value: unknown) => string;
 }
 
 /** What every field of one form shares: the draft it edits, its inputs and message elements by path. */
@@ -61,7 +63,7 @@ export function field(ctx: FieldContext, spec: FieldSpec): HTMLElement {
     input.checked = value === true;
   } else {
     input = h('input', { attrs: { id, name: spec.path, type: 'text', autocomplete: 'off', spellcheck: 'false', ...(spec.kind === 'text' ? {} : { inputmode: spec.kind === 'int' ? 'numeric' : 'decimal' }) } });
-    input.value = value === undefined || value === null ? '' : String(value);
+    input.value = value === undefined || value === null ? '' : spec.format ? spec.format(value) : String(value);
   }
   const message = h('span', { class: 'field-error', testid: `error-${spec.path}`, attrs: { id: `${id}-error`, 'aria-live': 'polite' } });
   const hint = spec.hint ? h('span', { class: 'hint', text: spec.hint, attrs: { id: `${id}-hint` } }) : null;

@@ -38,6 +38,7 @@ export const HELP = {
   klCoef: 'KL β: how strongly GRPO keeps the policy near the model at the start of the stage (0 turns the reference off and saves its memory).',
   temperature: 'Sampling temperature of the GRPO rollouts (1 keeps the sampled log-probabilities equal to the trained policy\'s).',
   credit: 'How rewards reach tokens: trajectory (plain GRPO), turn (plus each turn\'s reward-to-go), component (a reward component the environment fixed early does not credit later tokens).',
+  rewardWeights: 'The reward GRPO trains on: component weights that replace the environments\' own (e.g. exact_match=1, function_choice=0, arguments=0, format=0 trains on the whole-call outcome alone). Components not named keep their weight; evaluation and success do not change.',
   samplingRounds: 'Dynamic sampling: extra rollout rounds per step at most, to replace groups without signal (1: only drop them).',
   evalEvery: 'Validation curve: evaluate on the validation split every this many steps (0: never).',
   staleness: 'Synchronous: rollouts use the newest weights. Async: rollout workers run ahead by up to k weight versions while the trainer trains (own Web Workers, own GPU devices). Async stages are not checkpointed yet.',

@@ -14,6 +14,24 @@ export function parseWeightList(text: string): number[] | undefined {
   return text.split(',').map((x) => parseNumber(x) ?? Number.NaN);
 }
 
+/** "exact_match=1, function_choice=0" → { exact_match: 1, function_choice: 0 }; '' → undefined (the environments' weights); text that is not such pairs stays text, which the schema refuses with the expected form. */
+export function parseRewardWeights(text: string): Record<string, number> | string | undefined {
+  if (text.trim() === '') return undefined;
+  const out: Record<string, number> = {};
+  for (const part of text.split(',')) {
+    const m = /^\s*([A-Za-z_][\w/]*)\s*=\s*(\S+)\s*$/.exec(part);
+    if (m === null) return text;
+    out[m[1]] = parseNumber(m[2]) ?? Number.NaN;
+  }
+  return out;
+}
+
+/** { exact_match: 1, function_choice: 0 } → "exact_match=1, function_choice=0". */
+export function formatRewardWeights(value: unknown): string {
+  if (typeof value !== 'object' || value === null) return String(value);
+  return Object.entries(value).map(([k, w]) => `${k}=${String(w)}`).join(', ');
+}
+
 /** The GRPO rollout mode select: synchronous, or async with staleness k (stored as `staleness`). */
 export const ROLLOUT_MODES = [
   { value: '', label: 'synchronous' },
@@ -48,6 +66,7 @@ export function stageFields(kind: StageConfig['kind'], i: number): FieldSpec[] {
       { path: p('klCoef'), label: 'KL β', kind: 'num', help: 'klCoef' },
       { path: p('temperature'), label: 'Temperature', kind: 'num', help: 'temperature' },
       { path: p('credit'), label: 'Credit', kind: 'select', help: 'credit', options: opts(CREDIT_SCHEMES) },
+      { path: p('rewardWeights'), label: 'Reward weights', kind: 'text', help: 'rewardWeights', hint: 'e.g. exact_match=1, function_choice=0 (empty: the environments\' weights)', parse: parseRewardWeights, format: formatRewardWeights },
       { path: p('staleness'), label: 'Rollouts', kind: 'select', help: 'staleness', options: ROLLOUT_MODES, parse: (v) => (v === '' ? undefined : Number(v)) },
       { path: p('samplingRounds'), label: 'Sampling rounds', kind: 'int', help: 'samplingRounds' },
       { path: p('evalEvery'), label: 'Validate every', kind: 'int', help: 'evalEvery' },

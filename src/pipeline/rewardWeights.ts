@@ -1,0 +1,31 @@
+// A GRPO stage's reward-weight overrides (GrpoStageConfig.rewardWeights) checked against its task mix
+// when the run starts: every name must be a reward component of a family in the mix (a typo would
+// otherwise leave the environment's weights in place silently), and the weights must leave some
+// reward to train on. The overrides reach the trainer as GrpoConfig.rewardWeights (grpo/rewards.ts).
+import { taskSet } from '../envs/taskSets';
+import type { PipelineConfig } from './config';
+
+/** Each component's default weight in the mix's families (the largest where families share a name). */
+function mixComponents(cfg: Pick<PipelineConfig, 'tasks'>): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const e of cfg.tasks) {
+    for (const [k, w] of Object.entries(taskSet(e.family, e.level).envFamily.defaultWeights)) out.set(k, Math.max(out.get(k) ?? 0, w));
+  }
+  return out;
+}
+
+/** What is wrong with the config's reward-weight overrides, one message per problem ([] = fine). */
+export function rewardWeightErrors(cfg: Pick<PipelineConfig, 'tasks' | 'stages'>): string[] {
+  const errors: string[] = [];
+  const known = mixComponents(cfg);
+  cfg.stages.forEach((s, i) => {
+    if (s.kind !== 'grpo' || s.rewardWeights === undefined) return;
+    const names = Object.keys(s.rewardWeights);
+    const unknown = names.filter((k) => !known.has(k));
+    for (const k of unknown) errors.push(`stages.${i}.rewardWeights.${k}: not a reward component of this task mix; its components are ${[...known.keys()].join(', ')}`);
+    if (unknown.length > 0) return;
+    const left = [...known].some(([k, w]) => (s.rewardWeights?.[k] ?? w) > 0);
+    if (!left) errors.push(`stages.${i}.rewardWeights: every component weighs 0, so every episode would earn 0 and GRPO would learn nothing; give at least one component a weight above 0`);
+  });
+  return errors;
+}
