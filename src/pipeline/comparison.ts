@@ -64,7 +64,8 @@ export async function runSftRlComparison(rt: GpuRuntime, cfg: PipelineConfig, ho
   // (same stream, so they are the arm's first steps). Without a price the arm would run NaN steps.
   const recorded = prefix.compute.sftStepCost(); // NaN when the prefix ran no SFT step
   const sftCost = recorded > 0 ? recorded : await priceSftSteps(rt, cfg, lastSft, armOpts, given ? start : null);
-  const rl = await runPipeline(rt, rest, shifted(g), armOpts);
+  // the rest's stages draw the streams they have in the whole config (a LoRA adapter, an SFT after GRPO)
+  const rl = await runPipeline(rt, rest, shifted(g), { ...armOpts, stagesBefore: prefixCfg.stages });
   const finalWeights = given ? await trainedTensors(given) : await rl.weights.download();
   if (given) writeTrained(rt, given, start);
   else rl.weights.destroy();

@@ -7,8 +7,8 @@ import { DEFAULT_GRPO_TRAINER } from '../train/rl/grpoTrainer';
 import type { RlLoopConfig } from '../train/rl/rlLoop';
 import { DEFAULT_ROLLOUT, type RolloutConfig } from '../train/rl/rollout';
 import { mixSeeds } from '../util/seeds';
-import type { GrpoStageConfig, PipelineConfig } from './config';
-import { stageStream } from './stageStream';
+import type { GrpoStageConfig, PipelineConfig, StageConfig } from './config';
+import { stageStreamAfter } from './stageStream';
 import { rowsForLogits, sftRowLength } from './trainingRows';
 
 /** Rollout limits of the config's context at group size G and temperature t. */
@@ -25,7 +25,7 @@ export function rolloutConfig(cfg: PipelineConfig, groupSize: number, temperatur
  * advantage of later tokens. Groups hold their common opening once per row (sharePrefix). The
  * stage's rewardWeights override the environments' component weights in the training reward only.
  */
-export function grpoLoopConfig(cfg: PipelineConfig, s: GrpoStageConfig, stageIndex: number): RlLoopConfig {
+export function grpoLoopConfig(cfg: PipelineConfig, s: GrpoStageConfig, stageIndex: number, stagesBefore: readonly StageConfig[] = []): RlLoopConfig {
   const G = s.groupSize;
   const c = cfg.context;
   const singleTurn = c.maxTurns === 1;
@@ -34,7 +34,7 @@ export function grpoLoopConfig(cfg: PipelineConfig, s: GrpoStageConfig, stageInd
   const seqLen = singleTurn ? Math.ceil((c.maxTotalTokens + (G - 1) * c.maxNewTokensPerTurn) / 64) * 64 : c.maxTotalTokens;
   const microBatchRows = singleTurn ? 2 : rowsForLogits(seqLen, PRESETS[cfg.preset].vocabSize, 4);
   return {
-    steps: s.steps, tasksPerStep: s.tasksPerStep, seed: mixSeeds(cfg.seed, 0x9e90, stageStream(cfg.stages, stageIndex)), warmupSteps: s.warmupSteps, minLrRatio: s.minLrRatio,
+    steps: s.steps, tasksPerStep: s.tasksPerStep, seed: mixSeeds(cfg.seed, 0x9e90, stageStreamAfter(stagesBefore, cfg.stages, stageIndex)), warmupSteps: s.warmupSteps, minLrRatio: s.minLrRatio,
     maxSamplingRounds: s.samplingRounds,
     rollout: rolloutConfig(cfg, G, s.temperature),
     trainer: {

@@ -7,12 +7,22 @@ import type { EvalSummary } from './evalSummary';
 import type { SftDataReport } from './sftData';
 import type { MergeRecord } from './specialists';
 
+/**
+ * Which random streams a training stage drew (stageStream.ts): `data` its place among the run's stages
+ * of its kind (SFT row order; GRPO tasks and samples), `lora` its place among training stages (the
+ * adapters' initialisation; only with config.lora). Absent in checkpoints from before they were recorded.
+ */
+export interface StageStreams {
+  data: number;
+  lora?: number;
+}
+
 export interface PipelineProgress {
   /** Index of the stage the checkpoint was saved in. */
   stage: number;
   evals: EvalSummary[];
-  sft: { stage: number; data: SftDataReport; history: SftMetrics[]; specialist?: string }[];
-  grpo: { stage: number; history: RlStepRecord[]; curve: { step: number; summary: EvalSummary }[]; specialist?: string }[];
+  sft: { stage: number; data: SftDataReport; history: SftMetrics[]; specialist?: string; streams?: StageStreams }[];
+  grpo: { stage: number; history: RlStepRecord[]; curve: { step: number; summary: EvalSummary }[]; specialist?: string; streams?: StageStreams }[];
   /** Merge stages done (absent in checkpoints from before merge stages). */
   merges?: MergeRecord[];
   seconds: number[];

@@ -29,13 +29,13 @@ import { DEFAULT_SFT, type SftMetrics, type SftResume, trainSft } from '../train
 import type { GradientShard } from '../train/optimizerState';
 import { mixSeeds } from '../util/seeds';
 import { type EvalStageConfig, type GrpoStageConfig, type MergeStageConfig, type PipelineConfig, type SftStageConfig, specialistEntries, type StageConfig } from './config';
-import { stageStream, TRAINING_KINDS } from './stageStream';
+import { stageStreamAfter, TRAINING_KINDS } from './stageStream';
 import { grpoLoopConfig, rolloutConfig } from './loopSettings';
 import { rewardWeightErrors } from './rewardWeights';
 import { type MergeRecord, mergeSpecialists, mergeStageSeed, type PendingSpecialists, type Specialist, specialistHooks, specialistLabel } from './specialists';
 import { trainWithLora } from './loraStage';
 import { ComputeLedger } from './compute';
-import { type PipelineProgress, restoreProgress } from './progress';
+import { type PipelineProgress, restoreProgress, type StageStreams } from './progress';
 import type { CheckpointBackend } from '../storage/backend';
 import { tokenizerIdentity, type TokenizerIdentity } from '../storage/format';
 import { type AutosaveOptions, type ResumePoint, rlAutosave, sftAutosave } from '../storage/resume';
@@ -116,15 +116,21 @@ export interface PipelineOptions {
    * GRPO stages run the synchronous loop, without refill rounds.
    */
   shard?: GradientShard;
+  /**
+   * Stages that ran before this config's in the same run (the SFT-vs-RL comparison's prefix, when it
+   * runs the stages from the first GRPO stage as a config of their own): training and merge streams
+   * count them (stageStream.ts stageStreamAfter), so those stages draw what they would in the whole config.
+   */
+  stagesBefore?: readonly StageConfig[];
 }
 
 export interface PipelineResult {
   /** Every eval stage's summary, in run order (an eval stage between specialists and their merge: one per specialist, labelled "… · specialist <task set>"). */
   evals: EvalSummary[];
   /** Step metrics per training stage (index into config.stages). */
-  /** (`specialist`: the task set a specialist stage trained this entry's model on; one entry per specialist.) */
-  sft: { stage: number; data: SftDataReport; history: SftMetrics[]; specialist?: string }[];
-  grpo: { stage: number; history: RlStepRecord[]; curve: { step: number; summary: EvalSummary }[]; specialist?: string }[];
+  /** (`specialist`: the task set a specialist stage trained this entry's model on; one entry per specialist. `streams`: the random streams it drew.) */
+  sft: { stage: number; data: SftDataReport; history: SftMetrics[]; specialist?: string; streams?: StageStreams }[];
+  grpo: { stage: number; history: RlStepRecord[]; curve: { step: number; summary: EvalSummary }[]; specialist?: string; streams?: StageStreams }[];
   /** What each merge stage merged, how, and with which options. */
   merges: MergeRecord[];
   /** Wall seconds per stage, in config order. */
@@ -197,6 +203,16 @@ class Run {
     if (this.opts.checkpoints) this.tokenizerId = await tokenizerIdentity(this.tok);
   }
 
+  /** Stage i's place among the stages of its kind (or of `kinds`), counting the stages that ran before this config. */
+  private stream(i: number, kinds?: readonly StageConfig['kind'][]): number {
+    return stageStreamAfter(this.opts.stagesBefore ?? [], this.cfg.stages, i, kinds);
+  }
+
+  /** The streams training stage i draws (recorded with its results). */
+  private streams(i: number): StageStreams {
+    return { data: this.stream(i), ...(this.cfg.lora ? { lora: this.stream(i, TRAINING_KINDS) } : {}) };
+  }
+
   /** What a checkpoint stores as the run's metrics: everything reported so far, and the stage running. */
   private progress(stage: number): PipelineProgress {
     return { stage, evals: this.result.evals, sft: this.result.sft, grpo: this.result.grpo, merges: this.result.merges, seconds: this.result.seconds, compute: [...this.result.compute.byStage], inflight: this.inflight };
@@ -255,7 +271,7 @@ class Run {
     const resume: SftResume = { ...(save ? sftAutosave(save) : {}), ...(i === this.resumeStage ? this.opts.resume?.sft : {}), ...(this.opts.shard ? { shard: this.opts.shard } : {}) };
     await this.withLora(i, () => trainSft(this.rt, this.w, { train: data.docs, padId: this.tok.padId }, {
       ...DEFAULT_SFT, batchSize: s.batchSize, seqLen: sftRowLength(this.cfg), steps: s.steps, lr: s.lr, warmupSteps: s.warmupSteps,
-      minLrRatio: s.minLrRatio, pack: true, sharePrefix: true, seed: mixSeeds(this.cfg.seed, 0x5f71, stageStream(this.cfg.stages, i)),
+      minLrRatio: s.minLrRatio, pack: true, sharePrefix: true, seed: mixSeeds(this.cfg.seed, 0x5f71, this.stream(i)),
     }, (m) => {
       this.result.compute.addSft(i, m);
       this.inflight.sft.push(m);
@@ -264,11 +280,11 @@ class Run {
       if (m.step % 25 === 0 || m.step === s.steps) this.log(`sft step ${m.step}/${s.steps} loss ${m.loss.toFixed(4)} (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
     }, resume));
     await Promise.all(pending);
-    this.result.sft.push({ stage: i, data: data.report, history: [...this.inflight.sft], ...this.specialistTag() });
+    this.result.sft.push({ stage: i, data: data.report, history: [...this.inflight.sft], ...this.specialistTag(), streams: this.streams(i) });
   }
 
   private async grpo(i: number, s: GrpoStageConfig): Promise<void> {
-    const loop = grpoLoopConfig(this.cfg, s, i);
+    const loop = grpoLoopConfig(this.cfg, s, i, this.opts.stagesBefore);
     this.hooks.onStage?.(i, s, `GRPO: ${s.steps} steps × ${s.tasksPerStep} tasks × ${s.groupSize} samples, ${s.credit} credit`);
     const t0 = performance.now();
     if (this.inflight.stage !== i) this.inflight = { stage: i, sft: [], grpo: [], curve: [] };
@@ -299,7 +315,7 @@ class Run {
     const resume: RlResume = { ...(save ? rlAutosave(save) : {}), ...(i === this.resumeStage ? this.opts.resume?.rl : {}), ...(onRollouts ? { onRollouts } : {}), ...(this.opts.shard ? { shard: this.opts.shard } : {}) };
     if (k === undefined) await this.withLora(i, () => runSyncRl(this.rt, this.w, this.family, this.tok, loop, onStep, undefined, resume));
     else await this.asyncGrpo(i, loop, k, onStep, resume, onRollouts);
-    this.result.grpo.push({ stage: i, history: [...this.inflight.grpo], curve: [...this.inflight.curve], ...this.specialistTag() });
+    this.result.grpo.push({ stage: i, history: [...this.inflight.grpo], curve: [...this.inflight.curve], ...this.specialistTag(), streams: this.streams(i) });
   }
 
   /**
@@ -366,7 +382,7 @@ class Run {
   /** A training stage's loop, with config.lora on adapters (loraStage.ts; a resumed stage gets its checkpoint's). */
   private withLora<T>(i: number, train: () => Promise<T>): Promise<T> {
     const saved = i === this.resumeStage && this.specialist === null ? this.opts.resume?.lora : undefined;
-    return trainWithLora(this.rt, this.w, this.cfg.lora, mixSeeds(this.cfg.seed, 0x10a4, stageStream(this.cfg.stages, i, TRAINING_KINDS)), saved, train);
+    return trainWithLora(this.rt, this.w, this.cfg.lora, mixSeeds(this.cfg.seed, 0x10a4, this.stream(i, TRAINING_KINDS)), saved, train);
   }
 
   /** Writes whole host weights (HF names) into the run's model. */
@@ -428,7 +444,7 @@ class Run {
     if (!p) throw new Error(`stage ${i} (merge): no specialists to merge; tick specialists on an SFT or GRPO stage before it`);
     this.hooks.onStage?.(i, s, `merge: ${s.method} of ${p.models.length} specialists (${p.models.map((m) => m.label).join(', ')})`);
     this.hooks.onSpecialists?.(i, p);
-    const { weights, record } = await mergeSpecialists(i, s, p, mergeStageSeed(this.cfg, i));
+    const { weights, record } = await mergeSpecialists(i, s, p, mergeStageSeed(this.cfg, i, this.opts.stagesBefore));
     this.writeWeights(weights);
     this.result.merges.push(record);
     this.pending = null;

@@ -7,9 +7,9 @@ import { taskSetName } from '../envs/taskMix';
 import { mergeModels, memorySink, memorySource } from '../train/merge/mergeStream';
 import { mergeMethod, mergeOptions, type MergeOptions } from '../train/merge/methods';
 import { mixSeeds } from '../util/seeds';
-import type { MergeStageConfig, PipelineConfig } from './config';
+import type { MergeStageConfig, PipelineConfig, StageConfig } from './config';
 import type { PipelineHooks } from './runner';
-import { stageStream } from './stageStream';
+import { stageStreamAfter } from './stageStream';
 
 type Weights = Map<string, Float32Array>;
 
@@ -42,7 +42,7 @@ export interface MergeRecord {
 export const specialistLabel = (e: Pick<PipelineConfig['tasks'][number], 'family' | 'level'>): string => taskSetName(e);
 
 /** The seed of merge stage `stage` of a run (DARE's drops), from its stream (stageStream.ts: the k-th merge stage): the same for the runner and a merge table. */
-export const mergeStageSeed = (cfg: PipelineConfig, stage: number): number => mixSeeds(cfg.seed, 0x3e26, stageStream(cfg.stages, stage));
+export const mergeStageSeed = (cfg: PipelineConfig, stage: number, stagesBefore: readonly StageConfig[] = []): number => mixSeeds(cfg.seed, 0x3e26, stageStreamAfter(stagesBefore, cfg.stages, stage));
 
 /** The merge options of a stage (defaults of the method; DARE's seed from the run's seed and the stage). */
 export function stageMergeOptions(s: MergeStageConfig, count: number, seed: number): MergeOptions {
