@@ -7,6 +7,7 @@ import { CREDIT_SCHEMES, type CreditScheme, EVAL_SPLITS } from '../../src/pipeli
 import type { TaskMixEntry } from '../../src/envs/taskMix';
 import { TASK_SETS } from '../../src/envs/taskSets';
 import { type LearningOptions, ROUTING_LEARNING } from '../../src/pipeline/presets';
+import { weightPairs } from '../../src/pipeline/rewardWeights';
 import { flagCheckers, MAX_COUNT } from '../../src/util/flagValues';
 
 export const LEARN_FAMILIES = ['function-calling', 'service', 'coding', 'all'] as const;
@@ -214,12 +215,12 @@ export function parseLearnArgs(argv: readonly string[]): LearnArgs {
 
 /** --reward-weights exact_match=1,function_choice=0: component → weight (names are checked against the task mix when the run starts). */
 function rewardWeightsFlag(text: string): Record<string, number> {
+  const { pairs, bad } = weightPairs(text);
+  if (bad !== undefined) throw new Error(`--reward-weights ${text}: "${bad}" is not COMPONENT=WEIGHT; write e.g. exact_match=1,function_choice=0`);
   const out: Record<string, number> = {};
-  for (const part of text.split(',')) {
-    const m = /^\s*([A-Za-z_][\w/]*)\s*=\s*(\S+)\s*$/.exec(part);
-    if (m === null) throw new Error(`--reward-weights ${text}: "${part}" is not COMPONENT=WEIGHT; write e.g. exact_match=1,function_choice=0`);
-    if (m[1] in out) throw new Error(`--reward-weights ${text}: ${m[1]} is given twice`);
-    out[m[1]] = positive('reward-weights', m[2], true);
+  for (const [k, v] of pairs) {
+    if (k in out) throw new Error(`--reward-weights ${text}: ${k} is given twice`);
+    out[k] = positive('reward-weights', v, true);
   }
   return out;
 }

@@ -29,3 +29,17 @@ export function rewardWeightErrors(cfg: Pick<PipelineConfig, 'tasks' | 'stages'>
   });
   return errors;
 }
+
+/**
+ * "exact_match=1, function_choice=0" → [['exact_match', '1'], ['function_choice', '0']]: the form the CLI flag
+ * and the page field share (each reads the numbers its own way); `bad` is the first part that is not COMPONENT=VALUE.
+ */
+export function weightPairs(text: string): { pairs: [string, string][]; bad?: string } {
+  const pairs: [string, string][] = [];
+  for (const part of text.split(',')) {
+    const m = /^\s*([A-Za-z_][\w/]*)\s*=\s*(\S+)\s*$/.exec(part);
+    if (m === null) return { pairs, bad: part };
+    pairs.push([m[1], m[2]]);
+  }
+  return { pairs };
+}

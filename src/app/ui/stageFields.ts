@@ -2,6 +2,7 @@
 // schema's names as paths and the help text keys.
 import { CREDIT_SCHEMES, EVAL_SPLITS, MERGE_METHOD_NAMES, type StageConfig } from '../../pipeline/config';
 import { parseNumber } from '../pipelineDraft';
+import { weightPairs } from '../../pipeline/rewardWeights';
 import type { FieldSpec } from './fields';
 
 const opts = (xs: readonly string[]) => xs.map((x) => ({ value: x, label: x }));
@@ -17,13 +18,8 @@ export function parseWeightList(text: string): number[] | undefined {
 /** "exact_match=1, function_choice=0" → { exact_match: 1, function_choice: 0 }; '' → undefined (the environments' weights); text that is not such pairs stays text, which the schema refuses with the expected form. */
 export function parseRewardWeights(text: string): Record<string, number> | string | undefined {
   if (text.trim() === '') return undefined;
-  const out: Record<string, number> = {};
-  for (const part of text.split(',')) {
-    const m = /^\s*([A-Za-z_][\w/]*)\s*=\s*(\S+)\s*$/.exec(part);
-    if (m === null) return text;
-    out[m[1]] = parseNumber(m[2]) ?? Number.NaN;
-  }
-  return out;
+  const { pairs, bad } = weightPairs(text);
+  return bad !== undefined ? text : Object.fromEntries(pairs.map(([k, v]) => [k, parseNumber(v) ?? Number.NaN]));
 }
 
 /** { exact_match: 1, function_choice: 0 } → "exact_match=1, function_choice=0". */
