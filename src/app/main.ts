@@ -257,8 +257,14 @@ window.addEventListener('hashchange', () => {
 const tabforge = {
   crossOriginIsolated: globalThis.crossOriginIsolated,
   /** Acquires the worker's device ('auto': the faster adapter after a probe); repeated calls with one level reuse it. */
-  init: (featureLevel: FeatureLevelChoice = 'auto') => initGpu(featureLevel),
+  init: async (featureLevel: FeatureLevelChoice = 'auto') => {
+    // after the page's own start-up init: its adapter probe can take seconds, and an init it queued
+    // after ours would swap the device out from under the caller (seen: a self-check's device destroyed mid-run)
+    await gpuReady;
+    return initGpu(featureLevel);
+  },
   async selfCheck(filter?: string): Promise<CheckResult[]> {
+    await gpuReady; // the same: never on a device the start-up init is about to replace
     runLog.el.setAttribute('open', '');
     return gpu.selfCheck(filter, (r) => runLog.add(`${r.ok ? 'ok  ' : 'FAIL'} ${r.name} (rel err ${r.relErr.toExponential(2)} ≤ ${r.tol})${r.error ? ` — ${r.error}` : ''}`, r.ok ? 'ok' : 'bad'));
   },
