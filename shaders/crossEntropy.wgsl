@@ -9,10 +9,13 @@
 // Entropy bonus (GRPO): the *_entropy backward variants take per-row coefficients (dlogp, dH, H)
 // and add dH · ∂H/∂z_j = −dH · p_j · (log p_j + H) in the same pass, so the in-place backward
 // still reads each logit exactly once before overwriting it (H from forward_entropy*, run earlier).
+// Temperature (GRPO with rollouts sampled at T ≠ 1): every kernel reads the logits as z = x · invTemp,
+// so logp, lse, H and p are those of softmax(x / T), and the backward's dlogits = invTemp · dL/dz
+// (chain rule through z = x / T). invTemp = 1 multiplies by 1.0: exactly the untempered results.
 
 const WG: u32 = 256u;
 
-struct Params { N: u32, V: u32 }
+struct Params { N: u32, V: u32, invTemp: f32 }
 
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> logits: array<f32>;          // (N, V)
@@ -54,16 +57,19 @@ fn reduce_sum(lid: u32, v: f32) -> f32 {
   return r;
 }
 
+// the tempered logit z = x / T of element i
+fn z(i: u32) -> f32 { return logits[i] * params.invTemp; }
+
 fn row_lse(lid: u32, base: u32) -> f32 {
   var m = -3.402823e38;
-  for (var j = lid; j < params.V; j = j + WG) { m = max(m, logits[base + j]); }
+  for (var j = lid; j < params.V; j = j + WG) { m = max(m, z(base + j)); }
   m = reduce_max(lid, m);
   var s = 0.0;
-  for (var j = lid; j < params.V; j = j + WG) { s = s + exp(logits[base + j] - m); }
+  for (var j = lid; j < params.V; j = j + WG) { s = s + exp(z(base + j) - m); }
   return m + log(reduce_sum(lid, s));
 }
 
-// logp[n] = logits[n, t_n] − lse[n]
+// logp[n] = z[n, t_n] − lse[n]  (lse over z)
 @compute @workgroup_size(WG)
 fn forward_logprob(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
   let n = row_index(wid, nwg);
@@ -72,11 +78,11 @@ fn forward_logprob(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroup
   let l = row_lse(lid, base);
   if (lid == 0u) {
     lse[n] = l;
-    logp[n] = logits[base + u32(targets[n])] - l;
+    logp[n] = z(base + u32(targets[n])) - l;
   }
 }
 
-// entropy[n] = −Σ_j p_j log p_j = lse − Σ_j p_j · x_j
+// entropy[n] = −Σ_j p_j log p_j = lse − Σ_j p_j · z_j
 @compute @workgroup_size(WG)
 fn forward_entropy(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
   let n = row_index(wid, nwg);
@@ -85,14 +91,14 @@ fn forward_entropy(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroup
   let l = lse_in[n];
   var s = 0.0;
   for (var j = lid; j < params.V; j = j + WG) {
-    let x = logits[base + j];
+    let x = z(base + j);
     s = s + exp(x - l) * x;
   }
   let px = reduce_sum(lid, s);
   if (lid == 0u) { entropy[n] = l - px; }
 }
 
-// forward: logp = logits[t] − lse  ⇒  dlogits[j] = dlogp · (onehot(t)[j] − softmax[j])
+// forward: logp = z[t] − lse  ⇒  dlogits[j] = invTemp · dlogp · (onehot(t)[j] − softmax(z)[j])
 @compute @workgroup_size(WG)
 fn backward_logprob(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
   let i = gid.x + gid.y * nwg.x * WG;
@@ -100,7 +106,7 @@ fn backward_logprob(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_
   let n = i / params.V;
   let j = i % params.V;
   let onehot = select(0.0, 1.0, i32(j) == targets[n]);
-  dlogits[i] = dlogp[n] * (onehot - exp(logits[i] - lse_in[n]));
+  dlogits[i] = params.invTemp * dlogp[n] * (onehot - exp(z(i) - lse_in[n]));
 }
 
 @compute @workgroup_size(WG)
@@ -110,21 +116,22 @@ fn backward_logprob_inplace(@builtin(global_invocation_id) gid: vec3<u32>, @buil
   let n = i / params.V;
   let j = i % params.V;
   let onehot = select(0.0, 1.0, i32(j) == targets[n]);
-  logits_rw[i] = dlogp[n] * (onehot - exp(logits_rw[i] - lse_in[n]));
+  logits_rw[i] = params.invTemp * dlogp[n] * (onehot - exp(logits_rw[i] * params.invTemp - lse_in[n]));
 }
 
-// forward: logp = x_t − lse, H = −Σ_j p_j log p_j  ⇒
-//   dlogits[j] = dlogp · (onehot(t)[j] − p_j) + dH · (−p_j · (log p_j + H))
+// forward: logp = z_t − lse, H = −Σ_j p_j log p_j, p = softmax(z)  ⇒
+//   dlogits[j] = invTemp · (dlogp · (onehot(t)[j] − p_j) + dH · (−p_j · (log p_j + H)))
+// x is the stored (untempered) logit.
 fn logprob_entropy_grad(i: u32, x: f32) -> f32 {
   let n = i / params.V;
   let j = i % params.V;
   let a = grad_rows[3u * n];
   let b = grad_rows[3u * n + 1u];
   let H = grad_rows[3u * n + 2u];
-  let lp = x - lse_in[n];
+  let lp = x * params.invTemp - lse_in[n];
   let p = exp(lp);
   let onehot = select(0.0, 1.0, i32(j) == targets[n]);
-  return a * onehot - p * (a + b * (lp + H));
+  return params.invTemp * (a * onehot - p * (a + b * (lp + H)));
 }
 
 @compute @workgroup_size(WG)
@@ -149,12 +156,12 @@ fn forward_logprob_row(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(n
   if (n >= params.N) { return; }
   let base = n * params.V;
   var m = -3.402823e38;
-  for (var j = 0u; j < params.V; j = j + 1u) { m = max(m, logits[base + j]); }
+  for (var j = 0u; j < params.V; j = j + 1u) { m = max(m, z(base + j)); }
   var s = 0.0;
-  for (var j = 0u; j < params.V; j = j + 1u) { s = s + exp(logits[base + j] - m); }
+  for (var j = 0u; j < params.V; j = j + 1u) { s = s + exp(z(base + j) - m); }
   let l = m + log(s);
   lse[n] = l;
-  logp[n] = logits[base + u32(targets[n])] - l;
+  logp[n] = z(base + u32(targets[n])) - l;
 }
 
 @compute @workgroup_size(64)
@@ -164,6 +171,6 @@ fn forward_entropy_row(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(n
   let base = n * params.V;
   let l = lse_in[n];
   var s = 0.0;
-  for (var j = 0u; j < params.V; j = j + 1u) { let x = logits[base + j]; s = s + exp(x - l) * x; }
+  for (var j = 0u; j < params.V; j = j + 1u) { let x = z(base + j); s = s + exp(x - l) * x; }
   entropy[n] = l - s;
 }

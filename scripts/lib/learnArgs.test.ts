@@ -36,6 +36,9 @@ describe('parseLearnArgs', () => {
     expect(() => parseLearnArgs(['--family', 'function-calling', '--reward-weights', 'exact_match'])).toThrow(/"exact_match" is not COMPONENT=WEIGHT/);
     expect(() => parseLearnArgs(['--family', 'function-calling', '--reward-weights', 'format=-1'])).toThrow(/--reward-weights takes a number ≥ 0/);
     expect(() => parseLearnArgs(['--family', 'function-calling', '--reward-weights', 'format=1,format=0'])).toThrow(/format is given twice/);
+    expect(parseLearnArgs(['--family', 'function-calling', '--temperature', '1.5']).options.temperature).toBe(1.5);
+    expect(parseLearnArgs(['--family', 'function-calling']).options.temperature).toBeUndefined();
+    expect(() => parseLearnArgs(['--family', 'function-calling', '--temperature', '0'])).toThrow(/--temperature takes a number ≥ 0.05 up to 5, got '0'/);
     expect(() => parseLearnArgs(['--family', 'function-calling', '--sft-random-values', '1.5'])).toThrow(/--sft-random-values takes a number ≥ 0 up to 1, got '1.5'/);
     expect(() => parseLearnArgs(['--family', 'function-calling', '--steps', '1', '--steps', '2'])).toThrow(/--steps is given twice/);
     expect(() => parseLearnArgs(['--family', 'function-calling', '--seeds', '1,1'])).toThrow(/listed twice/);

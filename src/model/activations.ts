@@ -101,7 +101,9 @@ export interface Activations {
   logitsRows: number;
   targets: Tensor; // (N) i32 next tokens
   logp: Tensor; // (N) log-prob of each target
-  lseLogits: Tensor; // (N) log-sum-exp of each logits row
+  lseLogits: Tensor; // (N) log-sum-exp of each logits row (of logits / temperature)
+  /** Softmax temperature of logp / lse / entropy and their backward (GRPO scores at its rollouts' T); absent = 1. */
+  temperature?: number;
   dlogp: Tensor; // (N) dLoss/dlogp per token (host-computed weights), or (N, 3) rows with an entropy bonus
   /** Activation checkpointing: layers[l].x is per layer, every other layer tensor is shared and recomputed. */
   recompute: boolean;

@@ -142,8 +142,8 @@ export function headLogprobs(rt: GpuRuntime, w: GpuWeights, acts: Activations, e
   if (entropy && entropy.size !== N) throw new Error(`headLogprobs: entropy '${entropy.label}' needs N = ${N} elements, has ${entropy.size}`);
   const ch = acts.chunk;
   if (!ch) {
-    logprobForward(rt, acts.logits, acts.targets, { N, V }, { logp: acts.logp, lse: acts.lseLogits });
-    if (entropy) entropyForward(rt, acts.logits, acts.lseLogits, { N, V }, entropy);
+    logprobForward(rt, acts.logits, acts.targets, { N, V, temperature: acts.temperature }, { logp: acts.logp, lse: acts.lseLogits });
+    if (entropy) entropyForward(rt, acts.logits, acts.lseLogits, { N, V, temperature: acts.temperature }, entropy);
     return;
   }
   const scratch = partScratchFor(rt, w, acts);
@@ -156,11 +156,11 @@ export function headLogprobs(rt: GpuRuntime, w: GpuWeights, acts: Activations, e
     const logits = prefixView(acts.logits, [m, V]);
     const lse = prefixView(ch.lse, [m]);
     headForward(rt, w, prefixView(ch.x, [m, C]), m, logits, scratch);
-    logprobForward(rt, logits, prefixView(ch.targets, [m]), { N: m, V }, { logp: prefixView(ch.logp, [m]), lse });
+    logprobForward(rt, logits, prefixView(ch.targets, [m]), { N: m, V, temperature: acts.temperature }, { logp: prefixView(ch.logp, [m]), lse });
     storeChunkValues(rt, acts, ch.logp, acts.logp, 1, k0, m);
     storeChunkValues(rt, acts, ch.lse, acts.lseLogits, 1, k0, m);
     if (entropy) {
-      entropyForward(rt, logits, lse, { N: m, V }, prefixView(ch.entropy, [m]));
+      entropyForward(rt, logits, lse, { N: m, V, temperature: acts.temperature }, prefixView(ch.entropy, [m]));
       storeChunkValues(rt, acts, ch.entropy, entropy, 1, k0, m);
     }
   });
@@ -178,7 +178,7 @@ export function headBackwardFromLogp(rt: GpuRuntime, w: GpuWeights, acts: Activa
   const ch = acts.chunk;
   if (!ch) {
     // forward: logp = log_softmax(logits)[target]  ⇒ dlogits (in place over the logits)
-    const dlogits = logprobBackward(rt, acts.dlogp, acts.logits, acts.targets, acts.lseLogits, { N, V }, { inPlace: true });
+    const dlogits = logprobBackward(rt, acts.dlogp, acts.logits, acts.targets, acts.lseLogits, { N, V, temperature: acts.temperature }, { inPlace: true });
     headBackward(rt, w, dlogits, acts.xnFinal, N, dxn, frozen, scratch);
     return;
   }
@@ -196,7 +196,7 @@ export function headBackwardFromLogp(rt: GpuRuntime, w: GpuWeights, acts: Activa
     const logits = prefixView(acts.logits, [m, V]);
     headForward(rt, w, x, m, logits, scratch); // recompute this chunk's logits
     const dlogp = prefixView(ch.dlogp, width === 3 ? [m, 3] : [m]);
-    const dlogits = logprobBackward(rt, dlogp, logits, prefixView(ch.targets, [m]), prefixView(ch.lse, [m]), { N: m, V }, { inPlace: true });
+    const dlogits = logprobBackward(rt, dlogp, logits, prefixView(ch.targets, [m]), prefixView(ch.lse, [m]), { N: m, V, temperature: acts.temperature }, { inPlace: true });
     headBackward(rt, w, dlogits, x, m, prefixView(ch.dx, [m, C]), frozen, scratch);
     storeChunkValues(rt, acts, ch.dx, dxn, C, k0, m);
   });

@@ -118,6 +118,70 @@ describe.each(TEST_ADAPTERS)('log-prob / cross-entropy on %s', (adapter) => {
     rt.release(c.tl, c.tt, c.lse, c.rows);
   });
 
+  /** logits / T in float64: the reference scores the tempered logits directly. */
+  const tempered = (x: Float64Array, T: number) => x.map((v) => v / T);
+
+  it.each([
+    [5, 11, 0.5],
+    [4, 300, 2],
+    [3, 5000, 0.7], // workgroup-per-row kernels
+  ])('temperature (N=%i, V=%i, T=%f): logp, lse, entropy of softmax(logits / T) vs the float64 reference, and dlogits = (1/T)·reference backward at logits / T, rel err ≤ 1e-4', async (N, V, T) => {
+    const rt = await testRuntime(adapter);
+    const rng = new Rng(31 * N + V);
+    const logits = randF32as64(rng, N * V, 3);
+    const targets = Int32Array.from({ length: N }, () => rng.int(0, V - 1));
+    const dlogp = randF32as64(rng, N);
+    const spec = { N, V, temperature: T };
+    const [tl, tt, td] = [upload64(rt, logits, [N, V]), uploadI32(rt, targets, [N]), upload64(rt, dlogp, [N])];
+    const { logp, lse } = logprobForward(rt, tl, tt, spec);
+    const ent = entropyForward(rt, tl, lse, spec);
+    const dl = logprobBackward(rt, td, tl, tt, lse, spec);
+    const z = tempered(logits, T);
+    const r = ref.logprobForward(z, targets, N, V);
+    expect(await errorVs(rt, lse, r.lse)).toBeLessThanOrEqual(TOL);
+    expect(await errorVs(rt, logp, r.logp)).toBeLessThanOrEqual(TOL);
+    expect(await errorVs(rt, ent, ref.entropyForward(z, N, V))).toBeLessThanOrEqual(TOL);
+    const want = ref.logprobBackward(dlogp, z, targets, r.lse, N, V).map((g) => g / T);
+    expect(await errorVs(rt, dl, want)).toBeLessThanOrEqual(TOL);
+    // the untempered kernels differ: the temperature is really applied
+    const plain = logprobForward(rt, tl, tt, { N, V });
+    expect(await errorVs(rt, plain.logp, r.logp)).toBeGreaterThan(1e-2);
+    rt.release(tl, tt, td, logp, lse, ent, dl, plain.logp, plain.lse);
+  });
+
+  it('temperature 0.6: the fused entropy-bonus backward, in place, matches finite differences of Σ dlogp·logp + dH·H at logits / T (N=3, V=7), rel err ≤ 1e-4', async () => {
+    const rt = await testRuntime(adapter);
+    const [N, V, T] = [3, 7, 0.6];
+    const rng = new Rng(123);
+    const logits = randF32as64(rng, N * V, 2);
+    const targets = Int32Array.from({ length: N }, () => rng.int(0, V - 1));
+    const [dlogp, dH] = [randF32as64(rng, N), randF32as64(rng, N)];
+    const spec = { N, V, temperature: T };
+    const [tl, tt] = [upload64(rt, logits, [N, V]), uploadI32(rt, targets, [N])];
+    const { logp, lse } = logprobForward(rt, tl, tt, spec);
+    const H = await rt.readF32(entropyForward(rt, tl, lse, spec));
+    const rows = rt.upload(Float32Array.from({ length: 3 * N }, (_, i) => [dlogp, dH, H][i % 3][Math.floor(i / 3)]), [N, 3]);
+    const analytic = Float64Array.from(await rt.readF32(logprobBackward(rt, rows, tl, tt, lse, spec, { inPlace: true })));
+    const x = Float64Array.from(logits);
+    const f = () => {
+      const z = tempered(x, T);
+      const lp = ref.logprobForward(z, targets, N, V).logp;
+      const h = ref.entropyForward(z, N, V);
+      let s = 0;
+      for (let n = 0; n < N; n++) s += dlogp[n] * lp[n] + dH[n] * h[n];
+      return s;
+    };
+    expect(ref.checkGradients(f, x, analytic, { samples: N * V, rtol: 1e-4 })).toBeLessThanOrEqual(1e-4);
+    rt.release(tl, tt, logp, lse, rows);
+  });
+
+  it.each([0, -1, Infinity, NaN])('refuses temperature %f', async (T) => {
+    const rt = await testRuntime(adapter);
+    const [tl, tt] = [rt.zeros([2, 3]), rt.zeros([2], 'i32')];
+    expect(() => logprobForward(rt, tl, tt, { N: 2, V: 3, temperature: T })).toThrow(/temperature = .*needs a finite value > 0/);
+    rt.release(tl, tt);
+  });
+
   it('rejects a dlogp that is neither (N) nor (N, 3) rows', async () => {
     const rt = await testRuntime(adapter);
     const [N, V] = [4, 5];

@@ -13,9 +13,15 @@ export interface LogprobSpec {
   N: number;
   /** Vocabulary size. */
   V: number;
+  /**
+   * Softmax temperature T > 0 (default 1): every result is that of softmax(logits / T) — the policy
+   * GRPO rollouts sample at T — and the backward returns the gradient w.r.t. the untempered logits.
+   */
+  temperature?: number;
 }
 
 function check(spec: LogprobSpec, logits: Tensor, targets: Tensor, what: string): void {
+  checkTemperature(spec, what);
   if (logits.size !== spec.N * spec.V) throw new Error(`${what}: logits '${logits.label}' has ${logits.size} elements, needs N·V = ${spec.N}·${spec.V}`);
   if (targets.dtype !== 'i32' || targets.size !== spec.N) throw new Error(`${what}: targets must be i32 with N = ${spec.N} elements, got ${targets.dtype} ${targets.size}`);
 }
@@ -23,9 +29,14 @@ function check(spec: LogprobSpec, logits: Tensor, targets: Tensor, what: string)
 /** Vocabularies at most this large use one invocation per row; larger ones a workgroup per row. */
 export const ROW_KERNEL_MAX_V = 2048;
 
-const params = (s: LogprobSpec) => packParams([['u32', s.N], ['u32', s.V]]);
+function checkTemperature(spec: LogprobSpec, what: string): void {
+  const t = spec.temperature ?? 1;
+  if (!(t > 0 && Number.isFinite(t))) throw new Error(`${what}: temperature = ${t}; needs a finite value > 0 (1 = the untempered softmax)`);
+}
 
-/** logp (N) = log softmax(logits)[target] and lse (N), the row log-sum-exp saved for backward. */
+const params = (s: LogprobSpec) => packParams([['u32', s.N], ['u32', s.V], ['f32', 1 / (s.temperature ?? 1)]]);
+
+/** logp (N) = log softmax(logits / T)[target] and lse (N), the row log-sum-exp of logits / T saved for backward. */
 export function logprobForward(rt: GpuRuntime, logits: Tensor, targets: Tensor, spec: LogprobSpec, outs?: { logp?: Tensor; lse?: Tensor }): { logp: Tensor; lse: Tensor } {
   check(spec, logits, targets, 'logprobForward');
   const logp = outs?.logp ?? rt.empty([spec.N], 'f32', 'logprob.logp');
@@ -39,7 +50,7 @@ export function logprobForward(rt: GpuRuntime, logits: Tensor, targets: Tensor, 
 }
 
 /**
- * dlogits (N, V) = dlogp[n] · (onehot(t_n) − softmax(logits[n])).
+ * dlogits (N, V) = dlogp[n] · (onehot(t_n) − softmax(logits[n])) (times 1/T, with softmax(logits[n] / T), at temperature T).
  * `dlogp` is (N), or (N, 3) rows (dlogp, dH, H) to add an entropy bonus's gradient in the same pass:
  * dlogits[n, j] += dH[n] · ∂H_n/∂z_j = −dH[n] · p_j · (log p_j + H_n), H from entropyForward on the
  * same logits (GRPO: dH = −entropyCoef · w_n, grpo/entropy.ts). Fusing it keeps the in-place variant
@@ -66,9 +77,10 @@ export function logprobBackward(
   return dlogits;
 }
 
-/** entropy (N) of softmax(logits) per row, from the lse that logprobForward saved. */
+/** entropy (N) of softmax(logits / T) per row, from the lse that logprobForward saved (same spec). */
 export function entropyForward(rt: GpuRuntime, logits: Tensor, lse: Tensor, spec: LogprobSpec, out?: Tensor): Tensor {
   if (logits.size !== spec.N * spec.V) throw new Error(`entropyForward: logits has ${logits.size} elements, needs N·V`);
+  checkTemperature(spec, 'entropyForward');
   const ent = out ?? rt.empty([spec.N], 'f32', 'entropy');
   const perRow = spec.V <= ROW_KERNEL_MAX_V;
   rt.dispatch({

@@ -102,7 +102,7 @@ export const grpoStageSchema = z.object({
    * reward keep the environments' weights. Names are checked against the mix's families when the run starts.
    */
   rewardWeights: z.record(z.string().min(1).max(64), num(0, 100), { error: 'write COMPONENT=WEIGHT pairs, e.g. exact_match=1, function_choice=0' }).optional(),
-  /** Sampling temperature of rollouts (1 keeps behaviour log-probs = the trained policy). */
+  /** Sampling temperature of rollouts; the trainer scores log softmax(logits / T) at the same T, so the ratio compares the policy that sampled. */
   temperature: num(0.05, 5).default(1),
   /** DAPO dynamic sampling: rollout rounds per step at most to fill it with groups that carry signal (1 = drop only). */
   samplingRounds: int(1, 16).default(3),

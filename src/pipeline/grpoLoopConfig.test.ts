@@ -2,6 +2,7 @@
 // credit module reads (grpo/credit.ts), and multi-turn groups are laid out with their opening shared.
 import { describe, expect, it } from 'vitest';
 import { creditSteps, validateGrpoConfig } from '../train/rl/grpo';
+import { checkGroupSizes } from '../train/rl/rlLoop';
 import type { CreditScheme, GrpoStageConfig } from './config';
 import { type LearningOptions, learningConfig, ROUTING_LEARNING } from './presets';
 import { grpoLoopConfig } from './loopSettings';
@@ -44,5 +45,16 @@ describe('grpoLoopConfig credit schemes', () => {
     expect([multi.sharePrefix, multi.pack, multi.seqLen]).toEqual([true, true, learningConfig({ ...STATUS, credit: 'turn' }).context.maxTotalTokens]);
     const single = loop('turn', ROUTING_LEARNING).trainer;
     expect([single.sharePrefix, single.pack]).toEqual([true, false]);
+  });
+
+  it('the stage\'s temperature reaches both the rollouts and the trainer (which scores at it); a loop that samples at another temperature than it scores is refused', () => {
+    const cfg = learningConfig({ ...STATUS, temperature: 1.5 });
+    const i = cfg.stages.findIndex((s) => s.kind === 'grpo');
+    const l = grpoLoopConfig(cfg, cfg.stages[i] as GrpoStageConfig, i);
+    expect([l.rollout.temperature, l.trainer.temperature]).toEqual([1.5, 1.5]);
+    expect(() => checkGroupSizes(l)).not.toThrow();
+    expect(() => checkGroupSizes({ ...l, trainer: { ...l.trainer, temperature: undefined } })).toThrow(/rollouts sample at temperature 1.5 but the trainer scores at 1/);
+    // greedy rollouts record their log-probs at temperature 1 (model/sampling.ts)
+    expect(() => checkGroupSizes({ ...l, rollout: { ...l.rollout, temperature: 0 }, trainer: { ...l.trainer, temperature: 1 } })).not.toThrow();
   });
 });

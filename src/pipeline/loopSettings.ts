@@ -40,7 +40,7 @@ export function grpoLoopConfig(cfg: PipelineConfig, s: GrpoStageConfig, stageInd
     trainer: {
       ...DEFAULT_GRPO_TRAINER,
       grpo: grpoConfig('default', { groupSize: G, dynamicSampling: true, componentCredit: s.credit === 'component', turnCredit: s.credit !== 'trajectory', klCoef: s.klCoef, rewardWeights: { ...s.rewardWeights } }),
-      sharePrefix: true, seqLen, microBatchRows, lr: s.lr, pack: !singleTurn,
+      sharePrefix: true, seqLen, microBatchRows, lr: s.lr, pack: !singleTurn, temperature: s.temperature,
     },
   };
 }

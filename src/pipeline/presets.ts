@@ -104,6 +104,8 @@ export interface LearningOptions {
   credit: CreditScheme;
   samplingRounds: number;
   staleness?: number;
+  /** GRPO rollouts' sampling temperature (GrpoStageConfig.temperature); absent = 1. */
+  temperature?: number;
   /** GRPO's reward-component weights overriding the environments' (GrpoStageConfig.rewardWeights); absent = theirs. */
   rewardWeights?: Record<string, number>;
   /** Test tasks per task set per evaluation, the validation curve's period (0: none) and its size. */
@@ -154,7 +156,7 @@ function learningStages(o: LearningOptions, stages: StageConfig[], test: (label:
   if (o.rlSteps === 0) return;
   stages.push({
     kind: 'grpo', steps: o.rlSteps, tasksPerStep: o.tasksPerStep, groupSize: o.groupSize, lr: o.lr, warmupSteps: 5, minLrRatio: 1,
-    klCoef: o.klCoef, credit: o.credit, temperature: 1, samplingRounds: o.samplingRounds, evalEvery: o.evalEvery,
+    klCoef: o.klCoef, credit: o.credit, temperature: o.temperature ?? 1, samplingRounds: o.samplingRounds, evalEvery: o.evalEvery,
     ...(o.staleness === undefined ? {} : { staleness: o.staleness }),
     ...(o.rewardWeights === undefined ? {} : { rewardWeights: { ...o.rewardWeights } }),
   });

@@ -83,6 +83,29 @@ describe('GrpoTrainer (llvmpipe)', () => {
     w.destroy();
   });
 
+  it.each([
+    [0.4, {}],
+    [2.5, { scoredRowsOnly: true, logitsBudgetBytes: 64 * BYTE_VOCAB_SIZE * 4 }], // the chunked head
+  ])('rollouts sampled at temperature %f: the trainer at that temperature scores them with their behaviour log-probs (ratio 1, KL ≈ 0); at 1 it does not', async (T, activations) => {
+    const w = new GpuWeights(rt, MICRO, initialWeights(MICRO, 3));
+    const tasks = [0, 1].map((i) => family.generateTask(5, i, 'train'));
+    const trajs = withRewards(await rolloutBatch({
+      family, tasks, tokenizer: tok, generator: modelTurnGenerator(rt, w, { temperature: T, topK: 0, topP: 1 }), config: { ...rollout, temperature: T }, seed: 5, policyVersion: 0,
+    }), (t) => (t.sample === 0 ? 1 : 0));
+    const ratioSpread = (r: GrpoStepResult) => Math.max(r.metrics['ratio/max'] - 1, 1 - r.metrics['ratio/min']);
+    const scored = new GrpoTrainer(rt, w, trainerCfg({ temperature: T, activations }));
+    const r = await scored.step(trajs, 0); // lr 0: the weights stay, so the second trainer sees the same policy
+    scored.destroy();
+    expect(r.skipped, r.reason).toBe(false);
+    expect(ratioSpread(r)).toBeLessThan(1e-3);
+    expect(r.metrics.approx_kl).toBeLessThan(1e-6);
+    const untempered = new GrpoTrainer(rt, w, trainerCfg({ activations }));
+    const u = await untempered.step(trajs, 0);
+    untempered.destroy();
+    expect(ratioSpread(u)).toBeGreaterThan(1e-2);
+    w.destroy();
+  });
+
   it('one update raises the winners’ log-probs and lowers the losers’', async () => {
     const w = new GpuWeights(rt, MICRO, initialWeights(MICRO, 4));
     const trajs = withRewards(await sampled(w, 2), (t) => (t.sample === 0 ? 1 : 0));

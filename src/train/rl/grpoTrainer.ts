@@ -49,6 +49,13 @@ export interface GrpoTrainerConfig {
    * (their logp, detached), so ρ = min(π_current/π_behaviour, tisCap) weights each token.
    */
   importanceCorrection: 'ppo' | 'tis';
+  /**
+   * The temperature T the trajectories were sampled at (default 1): the trainer scores
+   * log softmax(logits / T), so its log-probs, the KL reference's and the entropy are those of the
+   * policy that sampled (behaviour log-probs, model/sampling.ts) and the ratio starts at 1.
+   * checkGroupSizes (rlLoop.ts) refuses a loop whose rollout samples at another T.
+   */
+  temperature?: number;
   /** Compute per-token entropy for the `entropy` metric (one extra kernel per micro-batch; always on with an entropy bonus). */
   entropyMetric: boolean;
   /** Pack several trajectories per row (default true). */
@@ -146,6 +153,7 @@ export class GrpoTrainer {
     // a frozen copy (no gradients, no optimizer state); LoRA: the shared base + a copy of the adapters
     this.reference = cfg.grpo.klCoef > 0 ? w.frozenCopy() : null;
     this.acts = planActivations(rt, w.cfg, cfg.microBatchRows, cfg.seqLen, w.lora?.lora, cfg.activations);
+    this.acts.temperature = cfg.temperature ?? 1;
     this.scratch = planBackwardScratch(rt, w.cfg, cfg.microBatchRows, cfg.seqLen, w.lora?.lora);
     this.opt = new AdamWState(rt, w);
     const N = cfg.microBatchRows * cfg.seqLen;

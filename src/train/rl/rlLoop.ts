@@ -54,6 +54,12 @@ export function checkGroupSizes(cfg: Pick<RlLoopConfig, 'rollout' | 'trainer'>):
   if (cfg.trainer.seqLen < cfg.rollout.maxTotalTokens) {
     throw new Error(`RL config: trainer.seqLen (${cfg.trainer.seqLen}) must be ≥ rollout.maxTotalTokens (${cfg.rollout.maxTotalTokens}) so every episode fits a row`);
   }
+  // sampling.ts records behaviour log-probs at T (T = 0, greedy, records them at 1)
+  const sampled = cfg.rollout.temperature > 0 ? cfg.rollout.temperature : 1;
+  const scored = cfg.trainer.temperature ?? 1;
+  if (scored !== sampled) {
+    throw new Error(`RL config: the rollouts sample at temperature ${sampled} but the trainer scores at ${scored}; set trainer.temperature = rollout.temperature so the ratio compares the same policy`);
+  }
 }
 
 /** Runs `cfg.steps` synchronous GRPO steps on `w`; metrics stream through onStep and are returned. */

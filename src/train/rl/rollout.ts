@@ -23,7 +23,7 @@ export interface RolloutConfig {
   maxNewTokensPerTurn: number;
   /** Whole-episode length cap in tokens (prompt + turns + replies); ≤ the model's positions and the trainer's row length. */
   maxTotalTokens: number;
-  /** Sampling temperature; RL needs 1 so the behaviour log-probs are the trainer's policy (0 = greedy, for evaluation). */
+  /** Sampling temperature (0 = greedy, for evaluation); GRPO's trainer scores at the same T (GrpoTrainerConfig.temperature, checked by checkGroupSizes). */
   temperature: number;
   /** Keep the k most likely tokens (0 = off). */
   topK: number;
