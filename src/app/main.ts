@@ -270,12 +270,14 @@ const tabforge = {
   },
   /** Runs `npm run demo`'s pipeline (DEFAULT_DEMO with these options) on the page; `onEvent` sees every event. */
   async runDemo(opts: DemoRequest = {}, onEvent?: (e: PageRunEvent) => void): Promise<PageRunResult | WorkerFailure> {
+    await gpuReady; // a run inits its adapter; the start-up init must not replace that device afterwards
     const d = await gpu.demoConfig(opts);
     editor.set(d.config, 'demo pipeline');
     return session.start({ config: d.config, title: 'demo pipeline', settings: { adapter: 'auto', selfCheck: d.selfCheck, autosaveEvery: 0 }, samples: d.samples, onEvent });
   },
   /** Runs any pipeline config as Start would (settings default to the Run panel's). */
-  run(config: PipelineConfig, opts: { selfCheck?: boolean; autosaveEvery?: number; samples?: number; title?: string } = {}, onEvent?: (e: PageRunEvent) => void): Promise<PageRunResult | WorkerFailure> {
+  async run(config: PipelineConfig, opts: { selfCheck?: boolean; autosaveEvery?: number; samples?: number; title?: string } = {}, onEvent?: (e: PageRunEvent) => void): Promise<PageRunResult | WorkerFailure> {
+    await gpuReady; // as runDemo
     const s = controls.settings() ?? { adapter: 'auto' as const, selfCheck: false, autosaveEvery: 0 };
     editor.set(config, opts.title);
     return session.start({ config, title: opts.title ?? editor.title(), settings: { ...s, selfCheck: opts.selfCheck ?? false, autosaveEvery: opts.autosaveEvery ?? s.autosaveEvery }, samples: opts.samples, onEvent });
