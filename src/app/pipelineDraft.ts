@@ -69,9 +69,8 @@ export function checkDraft(draft: unknown, unparsable: FieldErrors = new Map()):
   });
   if (errors.size === 0) {
     // shown at the stage's reward-weights field (one field holds all of a stage's components)
-    for (const line of rewardWeightErrors(cfg)) {
-      const m = /^(stages\.\d+\.rewardWeights)(\.\S+)?: (.*)$/.exec(line);
-      if (m && !errors.has(m[1])) errors.set(m[1], m[2] ? `${m[2].slice(1)}: ${m[3]}` : m[3]);
+    for (const e of rewardWeightErrors(cfg)) {
+      if (!errors.has(e.path)) errors.set(e.path, e.component === undefined ? e.message : `${e.component}: ${e.message}`);
     }
   }
   const positions = PRESETS[cfg.preset].maxPositionEmbeddings;

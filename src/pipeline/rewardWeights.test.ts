@@ -6,7 +6,7 @@ import { trainingRewards } from '../train/rl/grpo';
 import { type GrpoStageConfig, parsePipelineConfig } from './config';
 import { grpoLoopConfig } from './loopSettings';
 import { type LearningOptions, learningConfig, ROUTING_LEARNING } from './presets';
-import { rewardWeightErrors } from './rewardWeights';
+import { rewardWeightErrors, rewardWeightLine } from './rewardWeights';
 
 const ROUTE4: LearningOptions = { ...ROUTING_LEARNING, tasks: [{ family: 'function-calling', level: 'route4', weight: 1 }], rlSteps: 2 };
 const OUTCOME_ONLY = { exact_match: 1, function_choice: 0, arguments: 0, format: 0 };
@@ -45,10 +45,10 @@ describe('GRPO reward-weight overrides', () => {
   it('name only components of the mix, and must leave some reward', () => {
     expect(rewardWeightErrors(grpoOf({ ...ROUTE4, rewardWeights: OUTCOME_ONLY }).cfg)).toEqual([]);
     expect(rewardWeightErrors(grpoOf(ROUTE4).cfg)).toEqual([]);
-    const typo = rewardWeightErrors(grpoOf({ ...ROUTE4, rewardWeights: { exact_match: 1, exactmatch: 0 } }).cfg);
-    expect(typo).toEqual([expect.stringMatching(/rewardWeights\.exactmatch: not a reward component of this task mix; its components are format, function_choice, arguments, exact_match/)]);
+    const typo = rewardWeightErrors(grpoOf({ ...ROUTE4, rewardWeights: { exact_match: 1, exactmatch: 0 } }).cfg).map(rewardWeightLine);
+    expect(typo).toEqual([expect.stringMatching(/^stages\.\d\.rewardWeights\.exactmatch: not a reward component of this task mix; its components are format, function_choice, arguments, exact_match$/)]);
     const none = rewardWeightErrors(grpoOf({ ...ROUTE4, rewardWeights: { exact_match: 0, function_choice: 0, arguments: 0, format: 0 } }).cfg);
-    expect(none).toEqual([expect.stringMatching(/every component weighs 0/)]);
+    expect(none.map(rewardWeightLine)).toEqual([expect.stringMatching(/^stages\.\d\.rewardWeights: every component weighs 0/)]);
     // a service component is unknown to a function-calling mix, known once service is in it
     const mixed: LearningOptions = { ...ROUTE4, preset: 'nano-q', tasks: [...ROUTE4.tasks, { family: 'service', level: 'status', weight: 1 }], rewardWeights: { outcome: 1 } };
     expect(rewardWeightErrors(grpoOf(mixed).cfg)).toEqual([]);

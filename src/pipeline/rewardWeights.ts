@@ -14,20 +14,32 @@ function mixComponents(cfg: Pick<PipelineConfig, 'tasks'>): Map<string, number> 
   return out;
 }
 
-/** What is wrong with the config's reward-weight overrides, one message per problem ([] = fine). */
-export function rewardWeightErrors(cfg: Pick<PipelineConfig, 'tasks' | 'stages'>): string[] {
-  const errors: string[] = [];
+/** One problem with a stage's overrides: `path` is the stage's rewardWeights field, `component` the name at fault (if one is). */
+export interface RewardWeightError {
+  path: string;
+  component?: string;
+  message: string;
+}
+
+/** What is wrong with the config's reward-weight overrides, one entry per problem ([] = fine). */
+export function rewardWeightErrors(cfg: Pick<PipelineConfig, 'tasks' | 'stages'>): RewardWeightError[] {
+  const errors: RewardWeightError[] = [];
   const known = mixComponents(cfg);
   cfg.stages.forEach((s, i) => {
     if (s.kind !== 'grpo' || s.rewardWeights === undefined) return;
-    const names = Object.keys(s.rewardWeights);
-    const unknown = names.filter((k) => !known.has(k));
-    for (const k of unknown) errors.push(`stages.${i}.rewardWeights.${k}: not a reward component of this task mix; its components are ${[...known.keys()].join(', ')}`);
+    const path = `stages.${i}.rewardWeights`;
+    const unknown = Object.keys(s.rewardWeights).filter((k) => !known.has(k));
+    for (const k of unknown) errors.push({ path, component: k, message: `not a reward component of this task mix; its components are ${[...known.keys()].join(', ')}` });
     if (unknown.length > 0) return;
     const left = [...known].some(([k, w]) => (s.rewardWeights?.[k] ?? w) > 0);
-    if (!left) errors.push(`stages.${i}.rewardWeights: every component weighs 0, so every episode would earn 0 and GRPO would learn nothing; give at least one component a weight above 0`);
+    if (!left) errors.push({ path, message: 'every component weighs 0, so every episode would earn 0 and GRPO would learn nothing; give at least one component a weight above 0' });
   });
   return errors;
+}
+
+/** "stages.1.rewardWeights.exactmatch: not a reward component …": one error as the runner reports it. */
+export function rewardWeightLine(e: RewardWeightError): string {
+  return `${e.path}${e.component === undefined ? '' : `.${e.component}`}: ${e.message}`;
 }
 
 /**

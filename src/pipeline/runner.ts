@@ -31,7 +31,7 @@ import { mixSeeds } from '../util/seeds';
 import { type EvalStageConfig, type GrpoStageConfig, type MergeStageConfig, type PipelineConfig, type SftStageConfig, specialistEntries, type StageConfig } from './config';
 import { stageStreamAfter, TRAINING_KINDS } from './stageStream';
 import { grpoLoopConfig, rolloutConfig } from './loopSettings';
-import { rewardWeightErrors } from './rewardWeights';
+import { rewardWeightErrors, rewardWeightLine } from './rewardWeights';
 import { type MergeRecord, mergeSpecialists, mergeStageSeed, type PendingSpecialists, type Specialist, specialistHooks, specialistLabel } from './specialists';
 import { trainWithLora } from './loraStage';
 import { ComputeLedger } from './compute';
@@ -149,7 +149,7 @@ export async function runPipeline(rt: GpuRuntime, cfg: PipelineConfig, hooks: Pi
   if (cfg.lora && cfg.lora.rank > model.hiddenSize) throw new Error(`lora.rank (${cfg.lora.rank}) is more than the model's hidden size (${model.hiddenSize}): choose a rank of at most ${model.hiddenSize}`);
   if (cfg.lora && opts.weights?.lora) throw new Error('config.lora attaches adapters per stage, but the given model already trains its own LoRA adapters (npm run learn --model: --lora-rank); drop one of them');
   const rewardErrors = rewardWeightErrors(cfg);
-  if (rewardErrors.length > 0) throw new Error(rewardErrors.join('; '));
+  if (rewardErrors.length > 0) throw new Error(rewardErrors.map(rewardWeightLine).join('; '));
   const w = opts.weights ?? new GpuWeights(rt, model, opts.initial ?? initialWeights(model, cfg.seed));
   try {
     const run = new Run(rt, cfg, w, hooks, opts);
