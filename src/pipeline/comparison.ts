@@ -7,7 +7,8 @@
 import type { GpuRuntime } from '../gpu/runtime';
 import type { GpuWeights } from '../model/weights';
 import type { EvalStageConfig, PipelineConfig, SftStageConfig } from './config';
-import { type PipelineHooks, type PipelineOptions, type PipelineResult, runPipeline } from './runner';
+import { runPipeline } from './runner';
+import type { PipelineHooks, PipelineOptions, PipelineResult } from './runnerTypes';
 
 export interface ComparisonResult {
   /** Stages before the first GRPO stage (SFT and the evaluations around it). */

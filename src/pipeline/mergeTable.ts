@@ -22,7 +22,8 @@ import type { Trajectory } from '../train/rl/trajectory';
 import { type EvalSplit, type EvalStageConfig, type MergeStageConfig, parsePipelineConfig, type PipelineConfig, specialistEntries, type StageConfig } from './config';
 import { mergeSpecialists, mergeStageSeed, type PendingSpecialists } from './specialists';
 import { formatHyper, type MergeHyper, mergeCandidates, type TuneGrid, type TuneResult, tuneMerge } from './mergeTune';
-import { type PipelineOptions, runPipeline } from './runner';
+import { runPipeline } from './runner';
+import type { PipelineOptions } from './runnerTypes';
 
 type Weights = Map<string, Float32Array>;
 

@@ -11,7 +11,8 @@ import { MemoryBackend } from '../storage/memoryBackend';
 import { MICRO_MODEL } from '../train/testing/microModel';
 import { PIPELINE_CONFIG_VERSION, type PipelineConfig, parsePipelineConfig } from './config';
 import { resumePipeline } from './resume';
-import { type PipelineResult, runPipeline } from './runner';
+import { runPipeline } from './runner';
+import type { PipelineResult } from './runnerTypes';
 
 const CFG: PipelineConfig = parsePipelineConfig({
   version: PIPELINE_CONFIG_VERSION, preset: 'nano', seed: 5, tasks: [{ family: 'function-calling', level: 'route4' }],

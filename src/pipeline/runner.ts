@@ -4,10 +4,11 @@
 // intervals, breakdowns and baselines); with config.lora each training stage trains adapters
 // (loraStage.ts). The same runner serves `npm run learn`, `npm run demo`, the page's worker and the
 // learning tests; only the config differs. Hooks stream progress; any hook may throw to stop the run (the weights are released).
+// Its hooks, options and result types: runnerTypes.ts.
 import type { EnvFamily } from '../envs/types';
 import { mixFamily } from '../envs/taskMix';
 import type { GpuRuntime } from '../gpu/runtime';
-import { type ModelConfig, PRESETS } from '../model/config';
+import { PRESETS } from '../model/config';
 import { GREEDY } from '../model/sampling';
 import { GpuWeights, initialWeights } from '../model/weights';
 import { type Tokenizer, tokenizerForModel } from '../tokenizer';
@@ -19,127 +20,28 @@ import { type ActorPool, inProcessPool, wrapRollouts } from '../train/rl/async/h
 import { loadWeightsInto } from '../train/rl/async/weights';
 import { sftRowLength } from './trainingRows';
 import { groupAdvantages, groupsToKeep } from '../train/rl/grpo/advantages';
-import type { GrpoTrainerConfig } from '../train/rl/grpoTrainer';
 import { modelTurnGenerator } from '../train/rl/modelGenerator';
 import type { RlStepRecord } from '../train/rl/rlMetrics';
 import { type RlLoopConfig, type RlResume, runSyncRl } from '../train/rl/rlLoop';
 import { defaultRenderer } from '../train/rl/rollout';
 import type { Trajectory } from '../train/rl/trajectory';
-import { DEFAULT_SFT, type SftMetrics, type SftResume, trainSft } from '../train/sft/sft';
-import type { GradientShard } from '../train/optimizerState';
+import { DEFAULT_SFT, type SftResume, trainSft } from '../train/sft/sft';
 import { mixSeeds } from '../util/seeds';
 import { type EvalStageConfig, type GrpoStageConfig, type MergeStageConfig, type PipelineConfig, type SftStageConfig, specialistEntries, type StageConfig } from './config';
 import { stageStreamAfter, TRAINING_KINDS } from './stageStream';
 import { grpoLoopConfig, rolloutConfig } from './loopSettings';
 import { rewardWeightErrors, rewardWeightLine } from './rewardWeights';
-import { type MergeRecord, mergeSpecialists, mergeStageSeed, type PendingSpecialists, type Specialist, specialistHooks, specialistLabel } from './specialists';
+import { mergeSpecialists, mergeStageSeed, type PendingSpecialists, type Specialist, specialistHooks, specialistLabel } from './specialists';
 import { trainWithLora } from './loraStage';
 import { ComputeLedger } from './compute';
 import { type PipelineProgress, restoreProgress, type StageStreams } from './progress';
-import type { CheckpointBackend } from '../storage/backend';
 import { tokenizerIdentity, type TokenizerIdentity } from '../storage/format';
-import { type AutosaveOptions, type ResumePoint, rlAutosave, sftAutosave } from '../storage/resume';
+import { type AutosaveOptions, rlAutosave, sftAutosave } from '../storage/resume';
 import { evaluateSplit } from './evaluation';
 import { summarizeEval, type EvalSummary } from './evalSummary';
 import { conversationMessages, encodeSftConversations, type SftDataReport, syntheticSftDocs } from './sftData';
 import { copyDrills } from '../data/copyDrills';
-
-/** What a caller hears while the pipeline runs (stage = index into config.stages). */
-export interface PipelineHooks {
-  log?: (line: string) => void;
-  onStage?: (stage: number, config: StageConfig, detail: string) => void;
-  onSftData?: (stage: number, report: SftDataReport) => void;
-  onSft?: (stage: number, m: SftMetrics) => void | Promise<void>;
-  onRlStep?: (stage: number, r: RlStepRecord) => void | Promise<void>;
-  /** An eval stage finished. */
-  onEval?: (stage: number, summary: EvalSummary) => void;
-  /** A validation point inside a GRPO stage (its evalEvery) finished, after `step` steps. */
-  onCurve?: (stage: number, step: number, summary: EvalSummary) => void;
-  /** A GRPO step's drawn episodes (groups of G contiguous) with each one's group-relative advantage (trajectory viewers). */
-  onRollouts?: (stage: number, step: number, trajs: readonly Trajectory[], info: { advantages: number[]; kept: boolean[] }) => void;
-  /** Episodes an evaluation played (an eval stage, or a validation point labelled "GRPO step N"), per task set. */
-  onEvalEpisodes?: (stage: number, label: string, taskSet: string, trajs: readonly Trajectory[]) => void;
-  /** A merge stage is about to merge these specialists (and their start): a merge table merges them again with other methods (mergeTable.ts). */
-  onSpecialists?: (stage: number, specialists: PendingSpecialists) => void;
-}
-
-/** Autosave of a run: every `every` steps of each SFT and GRPO stage, and at each such stage's last step. */
-export interface PipelineCheckpoints {
-  store: CheckpointBackend;
-  every: number;
-  /** Complete checkpoints kept (newest), plus the best by validation. */
-  keepLast: number;
-  onSaved?: (info: { id: string; bytes: number; captureSeconds: number; writeSeconds: number }) => void;
-  /** Also save after the current step when this says so (the page asks when it is hidden or closing). */
-  saveRequested?: () => boolean;
-}
-
-/** What an async GRPO stage's actor pool is built from (the default pool runs in this thread). */
-export type ActorPoolFactory = (o: { spec: RolloutActorSpec; trainer: GrpoTrainerConfig; initial: Map<string, Float32Array> }) => Promise<ActorPool>;
-
-export interface PipelineOptions {
-  checkpoints?: PipelineCheckpoints;
-  /**
-   * Continue a run from one of its checkpoints (pipeline/resume.ts resumePipeline): the stages
-   * before the saved one are not run again — their results come from the checkpoint — and the
-   * saved stage continues after its saved step, exactly as if it had not stopped.
-   */
-  resume?: ResumePoint;
-  /** Start from these weights (a loaded model, a checkpoint) instead of the preset's seeded init. */
-  initial?: Map<string, Float32Array>;
-  /** The model's shape when it is not the preset's (a loaded model). */
-  model?: ModelConfig;
-  /**
-   * Train these GPU weights in place instead of making them (a loaded f16 base with LoRA adapters
-   * attached: only the adapters train). The caller keeps owning them: the runner never destroys them,
-   * and result.weights is this object. `initial` and `model` are then ignored.
-   */
-  weights?: GpuWeights;
-  /** The tokenizer instead of tokenizerForModel(model) (a loaded model folder's own tokenizer.json). */
-  tokenizer?: Tokenizer;
-  /** Reads an SFT JSONL file named by the config (Node: fs; the page: a picked file). */
-  readText?: (path: string) => Promise<string>;
-  /** Async GRPO's trainer and rollout actors (the page: Web Workers, workers/workerPool.ts); default in-process. */
-  actorPool?: ActorPoolFactory;
-  /**
-   * Where GRPO stages get their trainer and rollout actors (src/shard's swarm: rollouts in other
-   * tabs and machines); default in-process on this device. Given, every GRPO stage runs through the
-   * async coordinator (staleness: the stage's, else 0) with `rolloutActors` jobs in flight (default k + 1).
-   */
-  rolloutPool?: (ctx: { stage: number; spec: RolloutActorSpec; trainer: GrpoTrainerConfig; initial: Map<string, Float32Array> }) => ActorPool | Promise<ActorPool>;
-  rolloutActors?: number;
-  /**
-   * Data parallel (src/shard/dataParallelRun.ts): this process is one rank; every SFT and GRPO step
-   * trains its share of the step's global batch and sums gradients with the other ranks before
-   * AdamW (GRPO: every rank plays only its slice of the step's tasks, each group seeded by its task's
-   * index in the step, and trains on those; the step's metrics are gathered from every rank).
-   * GRPO stages run the synchronous loop, without refill rounds.
-   */
-  shard?: GradientShard;
-  /**
-   * Stages that ran before this config's in the same run (the SFT-vs-RL comparison's prefix, when it
-   * runs the stages from the first GRPO stage as a config of their own): training and merge streams
-   * count them (stageStream.ts stageStreamAfter), so those stages draw what they would in the whole config.
-   */
-  stagesBefore?: readonly StageConfig[];
-}
-
-export interface PipelineResult {
-  /** Every eval stage's summary, in run order (an eval stage between specialists and their merge: one per specialist, labelled "… · specialist <task set>"). */
-  evals: EvalSummary[];
-  /** Step metrics per training stage (index into config.stages). */
-  /** (`specialist`: the task set a specialist stage trained this entry's model on; one entry per specialist. `streams`: the random streams it drew.) */
-  sft: { stage: number; data: SftDataReport; history: SftMetrics[]; specialist?: string; streams?: StageStreams }[];
-  grpo: { stage: number; history: RlStepRecord[]; curve: { step: number; summary: EvalSummary }[]; specialist?: string; streams?: StageStreams }[];
-  /** What each merge stage merged, how, and with which options. */
-  merges: MergeRecord[];
-  /** Wall seconds per stage, in config order. */
-  seconds: number[];
-  /** Forward-token-equivalents spent per stage (compute.ts). */
-  compute: ComputeLedger;
-  /** The trained weights; the caller destroys them. */
-  weights: GpuWeights;
-}
+import type { PipelineHooks, PipelineOptions, PipelineResult } from './runnerTypes';
 
 export async function runPipeline(rt: GpuRuntime, cfg: PipelineConfig, hooks: PipelineHooks = {}, opts: PipelineOptions = {}): Promise<PipelineResult> {
   const model = opts.weights?.cfg ?? opts.model ?? PRESETS[cfg.preset];

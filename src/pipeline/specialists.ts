@@ -8,7 +8,7 @@ import { mergeModels, memorySink, memorySource } from '../train/merge/mergeStrea
 import { mergeMethod, mergeOptions, type MergeOptions } from '../train/merge/methods';
 import { mixSeeds } from '../util/seeds';
 import type { MergeStageConfig, PipelineConfig, StageConfig } from './config';
-import type { PipelineHooks } from './runner';
+import type { PipelineHooks } from './runnerTypes';
 import { stageStreamAfter } from './stageStream';
 
 type Weights = Map<string, Float32Array>;
