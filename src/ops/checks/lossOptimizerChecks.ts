@@ -26,6 +26,26 @@ registerChecks(
     },
   },
   {
+    // GRPO scores rollouts sampled at T ≠ 1 with the tempered kernels: softmax(logits / T), gradient times 1/T
+    name: 'logprob forward+backward at temperature 0.7 N=37 V=272',
+    tol: TOL,
+    async run(rt, rng) {
+      const [N, V, T] = [37, 272, 0.7];
+      const logits = randF32as64(rng, N * V, 3);
+      const targets = Int32Array.from({ length: N }, () => rng.int(0, V - 1));
+      const dlogp = randF32as64(rng, N);
+      const [tl, tt, td] = [upload64(rt, logits, [N, V]), uploadI32(rt, targets, [N]), upload64(rt, dlogp, [N])];
+      const { logp, lse } = logprobForward(rt, tl, tt, { N, V, temperature: T });
+      const dl = logprobBackward(rt, td, tl, tt, lse, { N, V, temperature: T });
+      const z = logits.map((x) => x / T);
+      const r = ref.logprobForward(z, targets, N, V);
+      const want = ref.logprobBackward(dlogp, z, targets, r.lse, N, V).map((g) => g / T);
+      const e = Math.max(await errorVs(rt, logp, r.logp), await errorVs(rt, dl, want));
+      rt.release(tl, tt, td, logp, lse, dl);
+      return e;
+    },
+  },
+  {
     name: 'grad-norm clip + AdamW step n=1000',
     tol: TOL,
     async run(rt, rng) {
