@@ -13,7 +13,7 @@
 import type { GpuRuntime } from '../gpu/runtime';
 import { prefixView, type Tensor } from '../gpu/tensor';
 import { copyBlock } from '../ops/copyBlock';
-import { entropyForward, logprobBackward, logprobForward } from '../ops/crossEntropy';
+import { entropyForward, logprobBackward, logprobForward, type LogprobSpec } from '../ops/crossEntropy';
 import { embeddingBackward, embeddingForward } from '../ops/embedding';
 import type { Activations } from './activations';
 import type { ModelConfig } from './config';
@@ -131,6 +131,11 @@ function forHeadChunks(acts: Activations, body: (k0: number, m: number) => void)
   for (let k0 = 0; k0 < acts.scored.count; k0 += acts.logitsRows) body(k0, Math.min(acts.logitsRows, acts.scored.count - k0));
 }
 
+/** The log-prob / entropy kernels' sizes for `rows` head rows, at the temperature the activations score at. */
+function headSpec(acts: Activations, rows: number, V: number): LogprobSpec {
+  return { N: rows, V, temperature: acts.temperature };
+}
+
 /**
  * logp (N) of acts.targets and the row lse (N) saved for the backward; with `entropy`, H (N) of each
  * row's softmax too. Unchunked: from acts.logits (modelForward computed them). Chunked: the head
@@ -142,8 +147,8 @@ export function headLogprobs(rt: GpuRuntime, w: GpuWeights, acts: Activations, e
   if (entropy && entropy.size !== N) throw new Error(`headLogprobs: entropy '${entropy.label}' needs N = ${N} elements, has ${entropy.size}`);
   const ch = acts.chunk;
   if (!ch) {
-    logprobForward(rt, acts.logits, acts.targets, { N, V, temperature: acts.temperature }, { logp: acts.logp, lse: acts.lseLogits });
-    if (entropy) entropyForward(rt, acts.logits, acts.lseLogits, { N, V, temperature: acts.temperature }, entropy);
+    logprobForward(rt, acts.logits, acts.targets, headSpec(acts, N, V), { logp: acts.logp, lse: acts.lseLogits });
+    if (entropy) entropyForward(rt, acts.logits, acts.lseLogits, headSpec(acts, N, V), entropy);
     return;
   }
   const scratch = partScratchFor(rt, w, acts);
@@ -156,19 +161,20 @@ export function headLogprobs(rt: GpuRuntime, w: GpuWeights, acts: Activations, e
     const logits = prefixView(acts.logits, [m, V]);
     const lse = prefixView(ch.lse, [m]);
     headForward(rt, w, prefixView(ch.x, [m, C]), m, logits, scratch);
-    logprobForward(rt, logits, prefixView(ch.targets, [m]), { N: m, V, temperature: acts.temperature }, { logp: prefixView(ch.logp, [m]), lse });
+    logprobForward(rt, logits, prefixView(ch.targets, [m]), headSpec(acts, m, V), { logp: prefixView(ch.logp, [m]), lse });
     storeChunkValues(rt, acts, ch.logp, acts.logp, 1, k0, m);
     storeChunkValues(rt, acts, ch.lse, acts.lseLogits, 1, k0, m);
     if (entropy) {
-      entropyForward(rt, logits, lse, { N: m, V, temperature: acts.temperature }, prefixView(ch.entropy, [m]));
+      entropyForward(rt, logits, lse, headSpec(acts, m, V), prefixView(ch.entropy, [m]));
       storeChunkValues(rt, acts, ch.entropy, entropy, 1, k0, m);
     }
   });
 }
 
 /**
- * Backward of logp = log_softmax(x · headᵀ)[target] from acts.dlogp ((N) or (N, 3) rows with an
- * entropy bonus): dxn (N, C) = dL/d xnFinal, and the head's gradient unless `frozen`.
+ * Backward of logp = log_softmax(x · headᵀ / T)[target] (T = acts.temperature, 1 when unset) from
+ * acts.dlogp ((N) or (N, 3) rows with an entropy bonus): dxn (N, C) = dL/d xnFinal, and the head's
+ * gradient unless `frozen`.
  * Unchunked: dlogits overwrite acts.logits in place. Chunked: each chunk's logits are recomputed first.
  */
 export function headBackwardFromLogp(rt: GpuRuntime, w: GpuWeights, acts: Activations, dxn: Tensor, frozen: boolean): void {
@@ -177,8 +183,8 @@ export function headBackwardFromLogp(rt: GpuRuntime, w: GpuWeights, acts: Activa
   const scratch = partScratchFor(rt, w, acts);
   const ch = acts.chunk;
   if (!ch) {
-    // forward: logp = log_softmax(logits)[target]  ⇒ dlogits (in place over the logits)
-    const dlogits = logprobBackward(rt, acts.dlogp, acts.logits, acts.targets, acts.lseLogits, { N, V, temperature: acts.temperature }, { inPlace: true });
+    // forward: logp = log_softmax(logits / T)[target]  ⇒ dlogits (in place over the logits)
+    const dlogits = logprobBackward(rt, acts.dlogp, acts.logits, acts.targets, acts.lseLogits, headSpec(acts, N, V), { inPlace: true });
     headBackward(rt, w, dlogits, acts.xnFinal, N, dxn, frozen, scratch);
     return;
   }
@@ -196,7 +202,7 @@ export function headBackwardFromLogp(rt: GpuRuntime, w: GpuWeights, acts: Activa
     const logits = prefixView(acts.logits, [m, V]);
     headForward(rt, w, x, m, logits, scratch); // recompute this chunk's logits
     const dlogp = prefixView(ch.dlogp, width === 3 ? [m, 3] : [m]);
-    const dlogits = logprobBackward(rt, dlogp, logits, prefixView(ch.targets, [m]), prefixView(ch.lse, [m]), { N: m, V, temperature: acts.temperature }, { inPlace: true });
+    const dlogits = logprobBackward(rt, dlogp, logits, prefixView(ch.targets, [m]), prefixView(ch.lse, [m]), headSpec(acts, m, V), { inPlace: true });
     headBackward(rt, w, dlogits, x, m, prefixView(ch.dx, [m, C]), frozen, scratch);
     storeChunkValues(rt, acts, ch.dx, dxn, C, k0, m);
   });
