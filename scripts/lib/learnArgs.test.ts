@@ -39,6 +39,9 @@ describe('parseLearnArgs', () => {
     expect(parseLearnArgs(['--family', 'function-calling', '--temperature', '1.5']).options.temperature).toBe(1.5);
     expect(parseLearnArgs(['--family', 'function-calling']).options.temperature).toBeUndefined();
     expect(() => parseLearnArgs(['--family', 'function-calling', '--temperature', '0'])).toThrow(/--temperature takes a number ≥ 0.05 up to 5, got '0'/);
+    expect(learningConfig(parseLearnArgs(['--family', 'function-calling', '--random-values', '0.5']).options).stages.find((s) => s.kind === 'grpo')).toMatchObject({ randomValues: 0.5 });
+    expect(learningConfig(parseLearnArgs(['--family', 'function-calling']).options).stages.find((s) => s.kind === 'grpo')).not.toHaveProperty('randomValues');
+    expect(() => parseLearnArgs(['--family', 'function-calling', '--random-values', '1.5'])).toThrow(/--random-values takes a number ≥ 0 up to 1, got '1.5'/);
     expect(() => parseLearnArgs(['--family', 'function-calling', '--sft-random-values', '1.5'])).toThrow(/--sft-random-values takes a number ≥ 0 up to 1, got '1.5'/);
     expect(() => parseLearnArgs(['--family', 'function-calling', '--steps', '1', '--steps', '2'])).toThrow(/--steps is given twice/);
     expect(() => parseLearnArgs(['--family', 'function-calling', '--seeds', '1,1'])).toThrow(/listed twice/);

@@ -5,6 +5,7 @@
 // OBSERVED (what validation/test tasks actually contain), so a generator that ignores its split
 // shows up even where its pools are cut correctly.
 import { withRandomValues } from '../data/randomValues';
+import { withRandomValueTasks } from '../data/randomValueTasks';
 import { withWrappedRequest } from '../data/requestWrappers';
 import { withEditedRequest } from '../data/requestEdits';
 import { CODING_LEVELS, codingLevelFamily, LEVEL_TEMPLATE_SPLITS } from '../envs/coding/index';
@@ -96,6 +97,8 @@ export async function auditRouting(level: RoutingLevel, family: EnvFamily<Functi
     { name: `${level} train requests`, texts: train.flatMap((t) => userTexts(t.question)) },
     { name: `${level} SFT-augmented train requests (random values, wrapped)`, texts: augmented.flatMap((t) => userTexts(t.question)) },
     { name: `${level} SFT-edited train requests (word edits)`, texts: edited.flatMap((t) => userTexts(t.question)) },
+    // a GRPO stage's randomValues: the train stream as its loop draws it (data/randomValueTasks.ts)
+    { name: `${level} GRPO random-value train tasks`, texts: tasksOf(withRandomValueTasks(family, 1), n.seed, 'train', n.train).flatMap((t) => userTexts(t.question)) },
   ];
   if (level === 'route4' && n.sft > 0) {
     const chats = await routingToolChats(n.sft, n.seed, 'train');
@@ -111,7 +114,7 @@ export async function auditRouting(level: RoutingLevel, family: EnvFamily<Functi
   ];
   const pairs: [number, number][] = streams.flatMap((_, s) => sets.map((__, h): [number, number] => [s, h]));
   // a whole SFT conversation is no prompt: exact prompt matching applies to requests only
-  return rows(streams, sets, pairs.filter(([s, h]) => !(s > 2 && h === 0)));
+  return rows(streams, sets, pairs.filter(([s, h]) => !(streams[s].name.startsWith('SFT routing chats') && h === 0)));
 }
 
 /** The BFCL-style mix: prompts, argument values, entity values, phrasings and unseen tools vs train tasks and expert SFT data. */

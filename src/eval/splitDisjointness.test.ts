@@ -60,9 +60,9 @@ describe('train / validation / test are disjoint by construction', () => {
     const rows = await auditRouting('route4', leaky, { seed: 1, train: 600, heldOut: 100, sft: 0 });
     console.log(`a leaky generator, for contrast\n${formatOverlapTable(rows)}`);
     for (const r of rows) {
-      // the SFT augmentation replaces every value with random letters: its prompts and values cannot leak even
-      // from a leaky generator, its phrasings (kept as they are) do
-      const randomised = r.stream.includes('SFT-augmented') && !r.heldOut.includes('phrasings');
+      // the SFT augmentation and GRPO's random-value tasks replace every value with random letters: their prompts
+      // and values cannot leak even from a leaky generator, their phrasings (kept as they are) do
+      const randomised = (r.stream.includes('SFT-augmented') || r.stream.includes('GRPO random-value')) && !r.heldOut.includes('phrasings');
       // word edits keep the values (they leak from a leaky generator); an edited held-out phrasing may or may not still read as one
       const edited = r.stream.includes('SFT-edited') && !r.heldOut.includes('values');
       if (edited) continue;

@@ -102,6 +102,12 @@ export const grpoStageSchema = z.object({
    * reward keep the environments' weights. Names are checked against the mix's families when the run starts.
    */
   rewardWeights: z.record(z.string().min(1).max(64), num(0, 100), { error: 'write COMPONENT=WEIGHT pairs, e.g. exact_match=1, function_choice=0' }).optional(),
+  /**
+   * Share (0…1) of the stage's function-calling train tasks whose argument values are random
+   * value-shaped strings (data/randomValueTasks.ts): a right call then needs copying, not a memorised
+   * train value (absent = 0). Other families' tasks and every evaluation are untouched.
+   */
+  randomValues: num(0, 1).optional(),
   /** Sampling temperature of rollouts; the trainer scores log softmax(logits / T) at the same T, so the ratio compares the policy that sampled. */
   temperature: num(0.05, 5).default(1),
   /** DAPO dynamic sampling: rollout rounds per step at most to fill it with groups that carry signal (1 = drop only). */

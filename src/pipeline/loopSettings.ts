@@ -36,6 +36,7 @@ export function grpoLoopConfig(cfg: PipelineConfig, s: GrpoStageConfig, stageInd
   return {
     steps: s.steps, tasksPerStep: s.tasksPerStep, seed: mixSeeds(cfg.seed, 0x9e90, stageStreamAfter(stagesBefore, cfg.stages, stageIndex)), warmupSteps: s.warmupSteps, minLrRatio: s.minLrRatio,
     maxSamplingRounds: s.samplingRounds,
+    ...(s.randomValues ? { randomValues: s.randomValues } : {}),
     rollout: rolloutConfig(cfg, G, s.temperature),
     trainer: {
       ...DEFAULT_GRPO_TRAINER,

@@ -106,6 +106,8 @@ export interface LearningOptions {
   staleness?: number;
   /** GRPO rollouts' sampling temperature (GrpoStageConfig.temperature); absent = 1. */
   temperature?: number;
+  /** Share of GRPO's function-calling train tasks with random argument values (GrpoStageConfig.randomValues); absent = 0. */
+  randomValues?: number;
   /** GRPO's reward-component weights overriding the environments' (GrpoStageConfig.rewardWeights); absent = theirs. */
   rewardWeights?: Record<string, number>;
   /** Test tasks per task set per evaluation, the validation curve's period (0: none) and its size. */
@@ -159,6 +161,7 @@ function learningStages(o: LearningOptions, stages: StageConfig[], test: (label:
     klCoef: o.klCoef, credit: o.credit, temperature: o.temperature ?? 1, samplingRounds: o.samplingRounds, evalEvery: o.evalEvery,
     ...(o.staleness === undefined ? {} : { staleness: o.staleness }),
     ...(o.rewardWeights === undefined ? {} : { rewardWeights: { ...o.rewardWeights } }),
+    ...(o.randomValues ? { randomValues: o.randomValues } : {}),
   });
   stages.push(test('after GRPO', false));
 }

@@ -230,7 +230,7 @@ class Run {
   private async asyncGrpo(i: number, loop: RlLoopConfig, k: number, onStep: (r: RlStepRecord) => Promise<void>, resume: RlResume, onRollouts?: NonNullable<RlResume['onRollouts']>): Promise<RlStepRecord[]> {
     // the actors copy the base weights (w.download()) and their own tokenizer: adapters would be lost
     if (this.w.lora || this.opts.tokenizer) throw new Error(`stage ${i} (grpo): async GRPO (staleness, rollout pools) runs full-parameter models with their preset tokenizer; a LoRA model trains with the synchronous loop (no staleness)`);
-    const spec: RolloutActorSpec = { model: this.w.cfg, tasks: this.trainTasks, rollout: loop.rollout, taskSeed: loop.seed };
+    const spec: RolloutActorSpec = { model: this.w.cfg, tasks: this.trainTasks, rollout: loop.rollout, taskSeed: loop.seed, ...(loop.randomValues ? { randomValues: loop.randomValues } : {}) };
     const initial = await this.w.download();
     const built = this.opts.rolloutPool
       ? await this.opts.rolloutPool({ stage: i, spec, trainer: loop.trainer, initial })

@@ -1,13 +1,12 @@
 // What every member derives from the run's PipelineConfig by itself, so nothing but a stage index
 // needs to cross the wire: the rollout actor spec of a GRPO stage (exactly what the runner's async
 // GRPO gives its in-process actors), the task ids of a job, and the payload bounds of the run.
-import { mixFamily } from '../envs/taskMix';
 import type { EnvFamily } from '../envs/types';
 import type { ModelConfig } from '../model/config';
 import { countParameters, parameterTable } from '../model/parameters';
 import type { PipelineConfig } from '../pipeline/config';
 import { grpoLoopConfig } from '../pipeline/loopSettings';
-import type { RolloutActorSpec } from '../train/rl/async/actors';
+import { rolloutFamily, type RolloutActorSpec } from '../train/rl/async/actors';
 import type { PackedWeights } from '../train/rl/async/weights';
 import type { PayloadLimits } from './protocol';
 
@@ -16,7 +15,7 @@ export function swarmRolloutSpec(cfg: PipelineConfig, stage: number, model: Mode
   const s = cfg.stages[stage];
   if (!s || s.kind !== 'grpo') throw new Error(`stage ${stage} of this run is ${s ? `'${s.kind}'` : 'missing'}, not GRPO: there is nothing to roll out`);
   const loop = grpoLoopConfig(cfg, s, stage);
-  return { model, tasks: cfg.tasks, rollout: loop.rollout, taskSeed: loop.seed };
+  return { model, tasks: cfg.tasks, rollout: loop.rollout, taskSeed: loop.seed, ...(loop.randomValues ? { randomValues: loop.randomValues } : {}) };
 }
 
 /** Bytes of trajectory JSON one token may take at most (ids, mask, log-prob, turn, and its text escaped). */
@@ -40,7 +39,7 @@ export function jobTaskIds(family: EnvFamily, taskSeed: number, firstTask: numbe
 }
 
 export function familyOf(spec: RolloutActorSpec): EnvFamily {
-  return mixFamily(spec.tasks);
+  return rolloutFamily(spec);
 }
 
 /** A snapshot from the weights' bytes as they arrive (parameter-table order; no names on the wire). */

@@ -36,6 +36,7 @@ export const HELP = {
   tasksPerStep: 'Tasks (groups) per GRPO step.',
   groupSize: 'G: samples per task. Advantages compare samples of the same task, so G ≥ 2; with all G rewards equal a group carries no signal and is dropped.',
   klCoef: 'KL β: how strongly GRPO keeps the policy near the model at the start of the stage (0 turns the reference off and saves its memory).',
+  grpoRandomValues: 'Share (0–1) of the GRPO train tasks (function calling) whose argument values are replaced by random letters of the same shape: a rollout then succeeds only by copying the value from the request, so GRPO reinforces copying instead of train values the model may have memorised (empty or 0: none). Evaluation tasks are never changed.',
   temperature: 'Sampling temperature T of the GRPO rollouts. The trainer scores the same tempered policy, softmax(logits / T), so the PPO ratio and KL stay on-policy; above 1 a near-deterministic model explores more. Evaluation stays greedy.',
   credit: 'How rewards reach tokens: trajectory (plain GRPO), turn (plus each turn\'s reward-to-go), component (a reward component the environment fixed early does not credit later tokens).',
   rewardWeights: 'The reward GRPO trains on: component weights that replace the environments\' own (e.g. exact_match=1, function_choice=0, arguments=0, format=0 trains on the whole-call outcome alone). Components not named keep their weight; evaluation and success do not change.',

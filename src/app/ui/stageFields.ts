@@ -61,6 +61,7 @@ export function stageFields(kind: StageConfig['kind'], i: number): FieldSpec[] {
       { path: p('lr'), label: 'Learning rate', kind: 'num', help: 'lr' },
       { path: p('klCoef'), label: 'KL β', kind: 'num', help: 'klCoef' },
       { path: p('temperature'), label: 'Temperature', kind: 'num', help: 'temperature' },
+      { path: p('randomValues'), label: 'Random argument values', kind: 'num', help: 'grpoRandomValues' },
       { path: p('credit'), label: 'Credit', kind: 'select', help: 'credit', options: opts(CREDIT_SCHEMES) },
       { path: p('rewardWeights'), label: 'Reward weights', kind: 'text', help: 'rewardWeights', hint: 'e.g. exact_match=1, function_choice=0 (empty: the environments\' weights)', parse: parseRewardWeights, format: formatRewardWeights },
       { path: p('staleness'), label: 'Rollouts', kind: 'select', help: 'staleness', options: ROLLOUT_MODES, parse: (v) => (v === '' ? undefined : Number(v)) },

@@ -3,6 +3,7 @@
 // coordinator (train/async) runs the same two halves concurrently.
 import type { EnvFamily, EpisodeLimits, TaskBase } from '../../envs/types';
 import { mixSeeds } from '../../util/seeds';
+import { withRandomValueTasks } from '../../data/randomValueTasks';
 import type { GpuRuntime } from '../../gpu/runtime';
 import type { GpuWeights } from '../../model/weights';
 import type { Tokenizer } from '../../tokenizer';
@@ -40,6 +41,8 @@ export interface RlLoopConfig {
    * stream. The async coordinator does not refill.
    */
   maxSamplingRounds?: number;
+  /** Share of function-calling train tasks with random argument values (data/randomValueTasks.ts; absent = 0). */
+  randomValues?: number;
 }
 
 /** The tasks of step `step` (0-based): a deterministic slice of the train split. */
@@ -96,10 +99,11 @@ export interface RlResume {
 }
 
 export async function runSyncRl<T extends TaskBase>(
-  rt: GpuRuntime, w: GpuWeights, family: EnvFamily<T>, tokenizer: Tokenizer, cfg: RlLoopConfig,
+  rt: GpuRuntime, w: GpuWeights, mix: EnvFamily<T>, tokenizer: Tokenizer, cfg: RlLoopConfig,
   onStep?: (r: RlStepRecord) => void | Promise<void>, render?: PromptRenderer, resume: RlResume = {},
 ): Promise<RlStepRecord[]> {
   checkGroupSizes(cfg);
+  const family = withRandomValueTasks(mix, cfg.randomValues);
   const trainer = new GrpoTrainer(rt, w, cfg.trainer);
   const generator = modelTurnGenerator(rt, w, { temperature: cfg.rollout.temperature, topK: cfg.rollout.topK, topP: cfg.rollout.topP });
   const history: RlStepRecord[] = [];

@@ -4,6 +4,7 @@
 //                  weights between jobs (never inside one, so a batch has a single policy version).
 //   TrainerActor — holds the trained weights and the optimizer; one GRPO step per batch; publishes
 //                  snapshots with a version number.
+import { withRandomValueTasks } from '../../../data/randomValueTasks';
 import { mixFamily, type TaskMixEntry } from '../../../envs/taskMix';
 import type { EnvFamily, EpisodeLimits, TaskBase } from '../../../envs/types';
 import { mixSeeds } from '../../../util/seeds';
@@ -26,6 +27,8 @@ export interface RolloutActorSpec {
   rollout: RolloutConfig;
   /** Seed of the train-split task stream. */
   taskSeed: number;
+  /** Share of function-calling train tasks with random argument values (data/randomValueTasks.ts; absent = 0). */
+  randomValues?: number;
   limits?: Partial<EpisodeLimits>;
   weights?: Partial<Record<string, number>>;
 }
@@ -51,6 +54,11 @@ export interface RolloutResult {
   generatedTokens: number;
 }
 
+/** The train-task family a spec rolls out: its mix, with the spec's random argument values. */
+export function rolloutFamily(spec: Pick<RolloutActorSpec, 'tasks' | 'randomValues'>): EnvFamily {
+  return withRandomValueTasks(mixFamily(spec.tasks), spec.randomValues);
+}
+
 export class RolloutActor {
   private readonly w: GpuWeights;
   private readonly family: EnvFamily;
@@ -72,7 +80,7 @@ export class RolloutActor {
   ) {
     this.w = new GpuWeights(rt, spec.model, unpackWeights(initial));
     this.version = initial.version;
-    this.family = mixFamily(spec.tasks);
+    this.family = rolloutFamily(spec);
     this.tok = tok;
     const r = spec.rollout;
     this.generator = modelTurnGenerator(rt, this.w, { temperature: r.temperature, topK: r.topK, topP: r.topP });
