@@ -14,6 +14,9 @@ describe('parseLearnArgs', () => {
     const aug = learningConfig(parseLearnArgs(['--family', 'function-calling', '--sft-random-values', '0.25', '--sft-wrapped-requests', '1', '--sft-edited-requests', '0.5']).options);
     expect(aug.stages[0]).toMatchObject({ kind: 'sft', data: { source: 'synthetic', randomValues: 0.25, wrappedRequests: 1, editedRequests: 0.5 } });
     expect(() => parseLearnArgs(['--family', 'function-calling', '--sft-edited-requests', '2'])).toThrow(/sft-edited-requests/);
+    const framed = learningConfig(parseLearnArgs(['--family', 'function-calling', '--sft-framed-requests', '0.5']).options);
+    expect(framed.stages[0]).toMatchObject({ kind: 'sft', data: { source: 'synthetic', framedRequests: 0.5 } });
+    expect(() => parseLearnArgs(['--family', 'function-calling', '--sft-framed-requests', '1.5'])).toThrow(/sft-framed-requests/);
     expect(parseLearnArgs(['--family', 'all']).options.tasks.map((t) => t.family)).toEqual(['function-calling', 'service', 'coding']);
   });
 

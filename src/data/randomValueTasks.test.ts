@@ -11,7 +11,8 @@ import { runEpisode } from '../eval/rollout';
 import { PRESETS } from '../model/config';
 import { parsePipelineConfig } from '../pipeline/config';
 import { grpoLoopConfig } from '../pipeline/loopSettings';
-import { familyOf, jobTaskIds, swarmRolloutSpec } from '../shard/swarmSpec';
+import { jobTaskIds, swarmRolloutSpec } from '../shard/swarmSpec';
+import { rolloutFamily } from '../train/rl/async/actors';
 import { withRandomValueTasks } from './randomValueTasks';
 
 const POOL = new Set(Object.values(ROUTING_VALUE_POOLS).flat().map((v) => v.toLowerCase()));
@@ -70,12 +71,12 @@ describe('GRPO train tasks with random argument values', () => {
     expect(loop.randomValues).toBe(1);
     const spec = swarmRolloutSpec(cfg, 0, PRESETS.nano);
     expect(spec.randomValues).toBe(1);
-    const ids = jobTaskIds(familyOf(spec), spec.taskSeed, 0, 4);
+    const ids = jobTaskIds(rolloutFamily(spec), spec.taskSeed, 0, 4);
     expect(ids.every((id) => id.endsWith('-random-values'))).toBe(true);
     // without it: the plain mix
     const plain = parsePipelineConfig({ ...cfg, stages: [{ ...cfg.stages[0], randomValues: undefined }] });
     expect(grpoLoopConfig(plain, plain.stages[0] as Extract<(typeof cfg.stages)[0], { kind: 'grpo' }>, 0).randomValues).toBeUndefined();
-    expect(jobTaskIds(familyOf(swarmRolloutSpec(plain, 0, PRESETS.nano)), spec.taskSeed, 0, 4)).toEqual(jobTaskIds(mixFamily(cfg.tasks), spec.taskSeed, 0, 4));
+    expect(jobTaskIds(rolloutFamily(swarmRolloutSpec(plain, 0, PRESETS.nano)), spec.taskSeed, 0, 4)).toEqual(jobTaskIds(mixFamily(cfg.tasks), spec.taskSeed, 0, 4));
     expect(() => parsePipelineConfig({ ...cfg, stages: [{ ...cfg.stages[0], randomValues: 2 }] })).toThrow(/randomValues.*at most 1/s);
   });
 });

@@ -8,6 +8,7 @@ import { withRandomValues } from '../data/randomValues';
 import { withRandomValueTasks } from '../data/randomValueTasks';
 import { withWrappedRequest } from '../data/requestWrappers';
 import { withEditedRequest } from '../data/requestEdits';
+import { withFramedRequest } from '../data/requestFrames';
 import { CODING_LEVELS, codingLevelFamily, LEVEL_TEMPLATE_SPLITS } from '../envs/coding/index';
 import { catalogueEntityStrings } from '../envs/functionCalling/catalogue/inventory';
 import { phrasingListsUsed } from '../envs/functionCalling/catalogue/pools';
@@ -93,10 +94,13 @@ export async function auditRouting(level: RoutingLevel, family: EnvFamily<Functi
   const augmented = train.map((t) => withWrappedRequest(withRandomValues(t, rng), rng));
   // word edits on the train values as they are (edits never touch values; their phrasings are what could leak)
   const edited = train.map((t) => withEditedRequest(t, rng));
+  // requests rebuilt from a frame and a cue word (the values kept; the phrasing is new)
+  const framed = train.map((t) => withFramedRequest(t, rng));
   const streams: TrainStream[] = [
     { name: `${level} train requests`, texts: train.flatMap((t) => userTexts(t.question)) },
     { name: `${level} SFT-augmented train requests (random values, wrapped)`, texts: augmented.flatMap((t) => userTexts(t.question)) },
     { name: `${level} SFT-edited train requests (word edits)`, texts: edited.flatMap((t) => userTexts(t.question)) },
+    { name: `${level} SFT-framed train requests (frame + cue)`, texts: framed.flatMap((t) => userTexts(t.question)) },
     // a GRPO stage's randomValues: the train stream as its loop draws it (data/randomValueTasks.ts)
     { name: `${level} GRPO random-value train tasks`, texts: tasksOf(withRandomValueTasks(family, 1), n.seed, 'train', n.train).flatMap((t) => userTexts(t.question)) },
   ];

@@ -7,6 +7,7 @@ import { DEFAULT_ATTEMPTS_PER_CONVERSATION, rejectionReason } from '../data/synt
 import { withRandomValues } from '../data/randomValues';
 import { withWrappedRequest } from '../data/requestWrappers';
 import { withEditedRequest } from '../data/requestEdits';
+import { withFramedRequest } from '../data/requestFrames';
 import type { FunctionCallingTask } from '../envs/functionCalling/types';
 import { Rng } from '../util/rng';
 import { runEpisode } from '../eval/rollout';
@@ -30,6 +31,8 @@ export interface SftDataReport {
   wrappedRequests?: number;
   /** Function-calling examples whose request got word edits (data/requestEdits.ts). */
   editedRequests?: number;
+  /** How many function-calling examples had their request rebuilt from a frame and a cue (when a share was asked for). */
+  framedRequests?: number;
   /** Synthetic data: expert episodes run, and those the verification rejected. */
   generated?: number;
   rejected?: number;
@@ -72,8 +75,8 @@ export function encodeSftConversations(conversations: readonly { messages: reado
  */
 export async function syntheticSftDocs(
   family: EnvFamily, examples: number, seed: number, tok: Tokenizer, render: PromptRenderer, maxTokens: number, limits?: Partial<EpisodeLimits>,
-  /** Shares of function-calling tasks whose argument values are random value-shaped strings (data/randomValues.ts), whose request is wrapped in small talk (data/requestWrappers.ts), whose request gets word edits (data/requestEdits.ts). */
-  augment: { randomValues?: number; wrappedRequests?: number; editedRequests?: number } = {},
+  /** Shares of function-calling tasks whose argument values are random value-shaped strings (data/randomValues.ts), whose request is wrapped in small talk (data/requestWrappers.ts), whose request gets word edits (data/requestEdits.ts), whose request is rebuilt from a generic frame and a cue of its tool (data/requestFrames.ts). */
+  augment: { randomValues?: number; wrappedRequests?: number; editedRequests?: number; framedRequests?: number } = {},
 ): Promise<{ docs: EncodedDoc[]; report: SftDataReport }> {
   const kept: { messages: ChatMessage[]; tools: ToolSpec[] }[] = [];
   const rejectedBy: Record<string, number> = {};
@@ -82,15 +85,23 @@ export async function syntheticSftDocs(
   let randomised = 0;
   let wrapped = 0;
   let edited = 0;
-  const { randomValues = 0, wrappedRequests = 0, editedRequests = 0 } = augment;
+  let framed = 0;
+  const { randomValues = 0, wrappedRequests = 0, editedRequests = 0, framedRequests = 0 } = augment;
   for (let i = 0; kept.length < examples && i < maxAttempts; i++) {
     let task = family.generateTask(seed, i, 'train');
-    if ((randomValues > 0 || wrappedRequests > 0 || editedRequests > 0) && task.family === 'function-calling') {
+    if ((randomValues > 0 || wrappedRequests > 0 || editedRequests > 0 || framedRequests > 0) && task.family === 'function-calling') {
       const rng = new Rng(mixSeeds(seed, 0x7a1e, i));
       if (rng.next() < randomValues) {
         const swapped = withRandomValues(task as FunctionCallingTask, rng);
         if (swapped !== task) randomised++;
         task = swapped;
+      }
+      // its own stream, so adding frames leaves which examples are randomised, wrapped or edited as it was;
+      // framed before wrapping, so a framed request can be wrapped too
+      if (framedRequests > 0 && new Rng(mixSeeds(seed, 0xf4a3, i)).next() < framedRequests) {
+        const f = withFramedRequest(task as FunctionCallingTask, new Rng(mixSeeds(seed, 0xf4a4, i)));
+        if (f !== task) framed++;
+        task = f;
       }
       if (rng.next() < wrappedRequests) {
         const w = withWrappedRequest(task as FunctionCallingTask, rng);
@@ -116,7 +127,7 @@ export async function syntheticSftDocs(
     throw new Error(`SFT data: the experts produced ${kept.length} of ${examples} verified conversations in ${generated} episodes (rejected: ${JSON.stringify(rejectedBy)})`);
   }
   const encoded = encodeSftConversations(kept, tok, render, maxTokens);
-  return { docs: encoded.docs, report: { ...encoded.report, generated, rejected: generated - kept.length, ...(randomValues > 0 ? { randomValues: randomised } : {}), ...(wrappedRequests > 0 ? { wrappedRequests: wrapped } : {}), ...(editedRequests > 0 ? { editedRequests: edited } : {}) } };
+  return { docs: encoded.docs, report: { ...encoded.report, generated, rejected: generated - kept.length, ...(randomValues > 0 ? { randomValues: randomised } : {}), ...(wrappedRequests > 0 ? { wrappedRequests: wrapped } : {}), ...(editedRequests > 0 ? { editedRequests: edited } : {}), ...(framedRequests > 0 ? { framedRequests: framed } : {}) } };
 }
 
 /** HF chat JSONL conversations (e.g. `npm run synth` output) as SFT input. */

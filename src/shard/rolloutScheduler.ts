@@ -14,14 +14,14 @@
 // With no rollout member at all, an optional local actor (the leader's own device) plays chunks, so
 // a swarm of one tab still trains.
 import type { EnvFamily } from '../envs/types';
-import type { RolloutActorSpec, RolloutJob, RolloutResult } from '../train/rl/async/actors';
+import { rolloutFamily, type RolloutActorSpec, type RolloutJob, type RolloutResult } from '../train/rl/async/actors';
 import type { RolloutHandle } from '../train/rl/async/handles';
 import type { PackedWeights } from '../train/rl/async/weights';
 import { generatedTokens } from '../train/rl/rlMetrics';
 import type { Trajectory } from '../train/rl/trajectory';
 import { mixSeeds } from '../util/seeds';
 import { floatBytes, type HeaderOf } from './protocol';
-import { checkTableOrder, familyOf, jobTaskIds } from './swarmSpec';
+import { checkTableOrder, jobTaskIds } from './swarmSpec';
 import type { SwarmNode } from './swarmNode';
 import { decodeTrajectories } from './trajectoryWire';
 
@@ -92,7 +92,7 @@ export class RolloutScheduler {
 
   constructor(private readonly o: SchedulerOptions) {
     this.log = o.log ?? (() => {});
-    this.family = familyOf(o.spec);
+    this.family = rolloutFamily(o.spec);
     o.node.on('result', (from, m) => this.onResult(from, m.h, m.p!));
     o.node.on('jobFailed', (from, m) => this.onFailed(from, m.h));
     o.node.onLeave((id) => this.onLeave(id));

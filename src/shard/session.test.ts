@@ -11,7 +11,8 @@ import { MICRO_MODEL } from '../train/testing/microModel';
 import { MemoryHub } from './memoryTransport';
 import { type SwarmLink } from './link';
 import { SwarmSession } from './session';
-import { jobTaskIds, familyOf, swarmRolloutSpec } from './swarmSpec';
+import { rolloutFamily } from '../train/rl/async/actors';
+import { jobTaskIds, swarmRolloutSpec } from './swarmSpec';
 import { MemoryLocks } from './testing/memoryLocks';
 import { scriptedActor } from './testing/scriptedActor';
 
@@ -66,7 +67,7 @@ describe('swarm session (memory transport, memory locks)', () => {
     const spec = swarmRolloutSpec(CFG, 0, MICRO_MODEL);
     const loop = grpoLoopConfig(CFG, CFG.stages[0] as never, 0);
     for (const [step, ids] of history) {
-      const want = jobTaskIds(familyOf(spec), spec.taskSeed, (step - 1) * loop.tasksPerStep, loop.tasksPerStep).flatMap((id) => [id, id]);
+      const want = jobTaskIds(rolloutFamily(spec), spec.taskSeed, (step - 1) * loop.tasksPerStep, loop.tasksPerStep).flatMap((id) => [id, id]);
       expect(ids, `step ${step}`).toEqual(want);
     }
     const played = b.view().trajectoriesBy;

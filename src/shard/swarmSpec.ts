@@ -6,7 +6,7 @@ import type { ModelConfig } from '../model/config';
 import { countParameters, parameterTable } from '../model/parameters';
 import type { PipelineConfig } from '../pipeline/config';
 import { grpoLoopConfig } from '../pipeline/loopSettings';
-import { rolloutFamily, type RolloutActorSpec } from '../train/rl/async/actors';
+import type { RolloutActorSpec } from '../train/rl/async/actors';
 import type { PackedWeights } from '../train/rl/async/weights';
 import type { PayloadLimits } from './protocol';
 
@@ -36,10 +36,6 @@ export function payloadLimits(cfg: PipelineConfig, model: ModelConfig): PayloadL
 /** Task ids of `tasks` train tasks from `firstTask` (what a job's results must have played). */
 export function jobTaskIds(family: EnvFamily, taskSeed: number, firstTask: number, tasks: number): string[] {
   return Array.from({ length: tasks }, (_, i) => family.generateTask(taskSeed, firstTask + i, 'train').id);
-}
-
-export function familyOf(spec: RolloutActorSpec): EnvFamily {
-  return rolloutFamily(spec);
 }
 
 /** A snapshot from the weights' bytes as they arrive (parameter-table order; no names on the wire). */

@@ -1,13 +1,12 @@
 // A CPU rollout actor for swarm tests: plays the spec's tasks with a scripted generator (no GPU),
 // records the version of the weights it holds, and can be made slow or broken per job.
 import { ByteTokenizer } from '../../tokenizer';
-import type { RolloutActorSpec, RolloutResult } from '../../train/rl/async/actors';
+import { rolloutFamily, type RolloutActorSpec, type RolloutResult } from '../../train/rl/async/actors';
 import type { RolloutHandle } from '../../train/rl/async/handles';
 import type { PackedWeights } from '../../train/rl/async/weights';
 import { generatedTokens } from '../../train/rl/rlMetrics';
 import { rolloutBatch } from '../../train/rl/rollout';
 import { scriptedGenerator } from '../../train/testing/scriptedGenerator';
-import { familyOf } from '../swarmSpec';
 
 export interface ScriptedActorOptions {
   /** Extra wall time per job (ms). */
@@ -18,7 +17,7 @@ export interface ScriptedActorOptions {
 
 export function scriptedActor(spec: RolloutActorSpec, weights: PackedWeights, opts: ScriptedActorOptions = {}): RolloutHandle {
   const tok = new ByteTokenizer();
-  const family = familyOf(spec);
+  const family = rolloutFamily(spec);
   const generator = scriptedGenerator(tok, () => 'I cannot help with that.');
   let version = weights.version;
   return {
