@@ -174,9 +174,13 @@ describe('coding policies', () => {
         if (last.done && last.reward.components.success === 1 && Math.abs(last.reward.total - 1) < 1e-9) solved++;
         else console.log('expert failed:', messages.slice(-3).map((m) => m.content.slice(0, 300)));
         const firstRun = steps[0].messages[0].content;
-        if (!firstRun.startsWith('All ')) {
+        // The detour is the expert's plan (its first words), not read off the first run: on a loaded
+        // machine the reference itself can hit the sandbox's time limit (a CI run beside two learn runs did).
+        if (messages[2].content.startsWith("I'll start with a direct implementation")) {
           detours++;
           expect(messages[4].content).toContain('The examples show a problem:');
+        } else if (!firstRun.startsWith('All ')) {
+          expect(firstRun).toContain('time limit');
         }
       }
     }
