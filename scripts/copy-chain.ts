@@ -1,12 +1,12 @@
-// `npm run copy-chain -- --out DIR`: the three copy-probe phases of scripts/lib/copyChain.ts, one
-// after the other, into DIR/A, DIR/B and DIR/C (≈ 64 min on llvmpipe here). A phase whose folder
-// already holds its final step is skipped, so a stopped chain continues where it left off.
-// Then: npm run learn -- --preset nano --init DIR/C … (README "Routing from a model that copies").
+// `npm run copy-chain -- --out DIR`: the copy-probe phases of scripts/lib/copyChain.ts, one after the
+// other, into DIR/A … DIR/E (≈ 91 min on llvmpipe here). A phase whose folder already holds its final
+// step is skipped, so a stopped chain continues where it left off.
+// Then: npm run learn -- --preset nano --init DIR/E … (README "What learns today").
 import { spawnSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
-import { COPY_CHAIN_PHASES, copyChainArgs, copyChainPhaseDone } from './lib/copyChain';
+import { COPY_CHAIN_PHASES, COPY_CHAIN_RESULT, copyChainArgs, copyChainPhaseDone } from './lib/copyChain';
 
-const USAGE = 'usage: npm run copy-chain -- --out DIR   (three copy-probe runs into DIR/A, DIR/B, DIR/C; a finished phase is skipped)';
+const USAGE = `usage: npm run copy-chain -- --out DIR   (${COPY_CHAIN_PHASES.length} copy-probe runs into ${COPY_CHAIN_PHASES.map((p) => `DIR/${p.name}`).join(', ')}; a finished phase is skipped)`;
 
 function main(): number {
   const { values: v } = parseArgs({ args: process.argv.slice(2), strict: true, allowPositionals: false, options: { out: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
@@ -26,7 +26,7 @@ function main(): number {
     const r = spawnSync(process.execPath, ['--import', 'tsx', '--import', './scripts/lib/wgslLoader.mjs', 'scripts/copy-probe.ts', ...args], { stdio: 'inherit' });
     if (r.status !== 0) throw new Error(`phase ${phase.name} failed (exit ${r.status ?? r.signal}); run the same command again to continue from the last finished phase`);
   }
-  console.log(`[copy-chain] done in ${((Date.now() - t0) / 60000).toFixed(1)} min: the model that copies is ${v.out}/C`);
+  console.log(`[copy-chain] done in ${((Date.now() - t0) / 60000).toFixed(1)} min: the model that copies is ${v.out}/${COPY_CHAIN_RESULT}`);
   return 0;
 }
 

@@ -8,14 +8,16 @@ import { COPY_CHAIN_PHASES, copyChainArgs, copyChainPhaseDone } from './copyChai
 import { parseCopyProbeArgs } from './copyProbeArgs';
 
 describe('copy chain', () => {
-  it('three phases with the README flags, each from the one before; the steps add up', () => {
+  it('five phases with the README flags, each from the one before; the steps add up', () => {
     const opts = COPY_CHAIN_PHASES.map((_, i) => parseCopyProbeArgs(copyChainArgs('/c', i)));
     expect(opts.map((o) => [o.steps, o.lr, o.seed, o.drills, o.induction, o.qkNormGain])).toEqual([
       [1200, 0.01, 1, 2000, 40000, 3],
       [600, 0.003, 2, 20000, 20000, 1],
       [400, 0.003, 3, 20000, 10000, 1],
+      [400, 0.003, 4, 20000, 10000, 1],
+      [600, 0.003, 5, 20000, 10000, 1],
     ]);
-    expect(opts.map((o) => [o.from, o.save])).toEqual([[undefined, '/c/A'], ['/c/A', '/c/B'], ['/c/B', '/c/C']]);
+    expect(opts.map((o) => [o.from, o.save])).toEqual([[undefined, '/c/A'], ['/c/A', '/c/B'], ['/c/B', '/c/C'], ['/c/C', '/c/D'], ['/c/D', '/c/E']]);
     expect(opts.every((o) => o.preset === 'nano' && o.batch === 16)).toBe(true);
     let total = 0;
     for (const [i, p] of COPY_CHAIN_PHASES.entries()) expect(p.totalSteps).toBe((total += opts[i].steps));
