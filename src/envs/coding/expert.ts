@@ -1,6 +1,7 @@
 // The expert policy for SFT data: it reads the task's hidden reference solution. Seeded: in about
 // 30% of episodes it first tries the task's plausible buggy attempt with run_tests, reads the
-// failure, explains it and submits the fix; otherwise it checks the reference once and submits.
+// failure, explains it and submits the fix; otherwise it checks the reference once and submits (if
+// the sandbox stopped that check, it says so and runs it once more rather than claim a pass).
 // It decides from the conversation (how many assistant turns so far), so it is a pure Policy.
 import { Rng } from '../../util/rng';
 import { hashString } from '../../util/seeds';
@@ -16,12 +17,20 @@ function turn(prose: string, name: string, code: string): string {
   return `${prose}\n${formatToolCalls([{ name, arguments: { code } }])}`;
 }
 
+/** Runs of the same (reference) code the expert makes after a run the sandbox stopped. */
+const MAX_RERUNS = 1;
+
+/** The last tool result, if any. */
+function lastToolResult(messages: ChatMessage[]): string | undefined {
+  return [...messages].reverse().find((m) => m.role === 'tool')?.content;
+}
+
 /** The first failing line of the last run_tests result, if any. */
 function firstFailure(messages: ChatMessage[]): string | undefined {
-  const last = [...messages].reverse().find((m) => m.role === 'tool');
+  const last = lastToolResult(messages);
   if (last === undefined) return undefined;
-  if (last.content.startsWith('Your code did not load')) return last.content.split('\n')[0];
-  return last.content.split('\n').find((l) => l.startsWith('FAIL '))?.slice('FAIL '.length);
+  if (last.startsWith('Your code did not load')) return last.split('\n')[0];
+  return last.split('\n').find((l) => l.startsWith('FAIL '))?.slice('FAIL '.length);
 }
 
 /** An expert for `task`; `seed` decides whether it shows a debugging detour first. */
@@ -38,6 +47,14 @@ export function codingExpert(task: CodingTask, seed: number): Policy {
       const failure = firstFailure(messages);
       const seen = failure !== undefined ? `The examples show a problem: ${failure}.` : 'The examples pass, but looking again there is a problem.';
       return turn(`${seen} The cause: ${task.bugNote}. Here is the corrected version.`, SUBMIT, task.solution);
+    }
+    const run = lastToolResult(messages);
+    if (run !== undefined && !run.startsWith('All ')) {
+      // The reference fails a run only when the sandbox stops it (a loaded machine can hit the time
+      // limit): say what the run showed and run it again, so no SFT turn claims a pass it did not see.
+      const shown = run.split('\n')[0];
+      if (turns < 1 + MAX_RERUNS) return turn(`That run did not finish cleanly (${shown}); I'll run the same code again.`, RUN_TESTS, task.solution);
+      return turn(`The examples still did not run to the end (${shown}); this is the version I checked, so I will submit it.`, SUBMIT, task.solution);
     }
     return turn('All examples pass, so I will submit this version.', SUBMIT, task.solution);
   };
