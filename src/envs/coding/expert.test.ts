@@ -2,6 +2,7 @@
 // make even the reference hit the time limit) it says so and runs again, and it never writes "All
 // examples pass" unless the last run said so — SFT data must not teach claims the tool result denies.
 import { describe, expect, it } from 'vitest';
+import { parseToolCalls } from '../../tokenizer/toolCalls';
 import type { ChatMessage } from '../types';
 import { codingExpert } from './expert';
 import { codingFamily } from './family';
@@ -27,7 +28,14 @@ function after(runs: string[]): ChatMessage[] {
   return messages;
 }
 
-const callName = (reply: string) => /"name": "(\w+)"/.exec(reply)?.[1];
+/** The reply's one tool call, read with the parser the environment uses. */
+function theCall(reply: string) {
+  const { calls, errors } = parseToolCalls(reply);
+  expect(errors).toEqual([]);
+  expect(calls).toHaveLength(1);
+  return calls[0];
+}
+const callName = (reply: string) => theCall(reply).name;
 
 describe('coding expert', () => {
   it('submits with "All examples pass" only after a run that passed', async () => {
@@ -43,7 +51,7 @@ describe('coding expert', () => {
     expect(callName(rerun)).toBe(RUN_TESTS);
     expect(rerun).toContain('2/3 public examples passed.');
     expect(rerun).not.toContain('All examples pass');
-    expect(rerun).toContain(JSON.stringify(TASK.solution).slice(1, 40)); // the reference again, not the buggy attempt
+    expect(theCall(rerun).arguments.code).toBe(TASK.solution); // the reference again, not the buggy attempt
 
     const last = await expert(after([TIMED_OUT, TIMED_OUT]), []);
     expect(callName(last)).toBe(SUBMIT);
