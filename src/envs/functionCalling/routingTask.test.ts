@@ -69,6 +69,25 @@ describe('routing task sets', () => {
     }
   });
 
+  it('records the phrasings a request was written from: one per call, from the split\'s own list', () => {
+    for (const level of ROUTING_LEVELS) {
+      for (const split of SPLITS) {
+        for (let i = 0; i < 60; i++) {
+          const t = generateRoutingTask(4, i, split, level);
+          expect(t.phrasings, t.id).toHaveLength(t.groundTruth.length);
+          t.groundTruth.forEach((call, j) => {
+            const [name] = Object.keys(call);
+            const [value] = Object.values(call[name])[0] as string[];
+            const phrasing = t.phrasings![j];
+            expect(ROUTING_TEMPLATES[name][split], `${t.id}: ${phrasing}`).toContain(phrasing);
+            // the request holds the phrasing with the call's value in it (a joined request drops a first '?')
+            expect(t.question[0].content, t.id).toContain(phrasing.replace('{x}', value).replace(/\?$/, ''));
+          });
+        }
+      }
+    }
+  });
+
   it('route8: no value-type rule beats ~50 %; route8-multi asks for two different tools in ~35 % of requests', () => {
     const n = 2000;
     const byType = new Map<string, Map<string, number>>();

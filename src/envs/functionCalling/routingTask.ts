@@ -80,12 +80,12 @@ export function compactToolSignatures(tools: readonly ToolSpec[]): string {
 }
 
 /** One request for one tool of the level, from the split's phrasings and values. */
-function sampleRequest(rng: Rng, tools: readonly RouteTool[], split: Split): { text: string; call: GroundTruthCall } {
+function sampleRequest(rng: Rng, tools: readonly RouteTool[], split: Split): { text: string; phrasing: string; call: GroundTruthCall } {
   const r = rng.pick(tools);
   const name = r.tool.function.name;
   const value = rng.pick(ROUTING_VALUES[r.valueType][split]);
-  const text = rng.pick(ROUTING_TEMPLATES[name][split]).replace('{x}', value);
-  return { text, call: { [name]: { [r.param]: [value] } } };
+  const phrasing = rng.pick(ROUTING_TEMPLATES[name][split]);
+  return { text: phrasing.replace('{x}', value), phrasing, call: { [name]: { [r.param]: [value] } } };
 }
 
 /** Joins two requests: the first loses its question mark ("weather in Oslo? and …" reads badly). */
@@ -102,6 +102,7 @@ export function generateRoutingTask(seed: number, index: number, split: Split, l
   const first = sampleRequest(rng, tools, split);
   let request = first.text;
   let groundTruth = [first.call];
+  let phrasings = [first.phrasing];
   let category = 'route';
   if (level === 'route8-multi' && rng.next() < MULTI_CALL_SHARE) {
     // a second request for another tool (the same tool twice would be a parallel call of one function)
@@ -109,6 +110,7 @@ export function generateRoutingTask(seed: number, index: number, split: Split, l
     while (Object.keys(second.call)[0] === Object.keys(first.call)[0]) second = sampleRequest(rng, tools, split);
     request = joinRequests(rng, split, first.text, second.text);
     groundTruth = [first.call, second.call];
+    phrasings = [first.phrasing, second.phrasing];
     category = 'route_multi';
   }
   return {
@@ -122,5 +124,6 @@ export function generateRoutingTask(seed: number, index: number, split: Split, l
     groundTruth,
     resultSeed: rng.nextU32(),
     singleTurn: true,
+    phrasings,
   };
 }

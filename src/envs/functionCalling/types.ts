@@ -45,6 +45,13 @@ export interface FunctionCallingTask extends TaskBase {
   resultSeed: number;
   /** When true the episode ends after the first assistant turn (BFCL single-turn; used by the routing set). */
   singleTurn: boolean;
+  /**
+   * Generated routing tasks only: the phrasings ({x} templates of routingTemplates.ts) the request was
+   * written from, one per call (train-only rewrites — wrapped, framed, edited, random values — keep
+   * the phrasing they started from). Reports break success down by them: a split holds few
+   * phrasings, and tasks of one phrasing tend to succeed or fail together.
+   */
+  phrasings?: string[];
 }
 
 /** A function call as scored: name plus parsed arguments (same shape as the parser's ToolCall). */

@@ -22,13 +22,17 @@ export const NO_CALL = '(no call)';
 
 /**
  * The breakdowns of a task: every family by category; function calling also by expected tool
- * (the function names of the expected calls; irrelevance: NO_CALL); coding also by template.
+ * (the function names of the expected calls; irrelevance: NO_CALL) and, for generated routing tasks,
+ * by request phrasing (a split holds 2 per tool, so this shows how much of a figure one phrasing
+ * carries); coding also by template.
  */
 export function taskKeys(task: TaskBase): Record<string, string[]> {
   const keys: Record<string, string[]> = { category: [task.category] };
   if (task.family === 'function-calling') {
     const names = [...new Set((task as FunctionCallingTask).groundTruth.map((g) => Object.keys(g)[0]))].sort();
     keys.tool = names.length > 0 ? names : [NO_CALL];
+    const phrasings = (task as FunctionCallingTask).phrasings;
+    if (phrasings?.length) keys.phrasing = [...new Set(phrasings)].sort();
   }
   if (task.family === 'coding') keys.template = [(task as CodingTask).template];
   return keys;

@@ -37,12 +37,20 @@ describe('evaluation reports', () => {
     const toolN = Object.values(s.by.tool).reduce((a, r) => a + r.n, 0);
     expect(toolN).toBe(tasks.reduce((a, t) => a + t.groundTruth.length, 0)); // a two-call task counts under both tools
     expect(Object.keys(s.by.category).sort()).toEqual([...new Set(tasks.map((t) => t.category))].sort());
+    // by phrasing: every test phrasing used, a task under each of its phrasings, each cell its tasks' success
+    const phrasingN = Object.values(s.by.phrasing).reduce((a, r) => a + r.n, 0);
+    expect(phrasingN).toBe(tasks.reduce((a, t) => a + new Set(t.phrasings).size, 0));
+    for (const [p, r] of Object.entries(s.by.phrasing)) {
+      const of = tasks.map((t, i) => [t, i] as const).filter(([t]) => t.phrasings!.includes(p));
+      expect(r, p).toEqual(wilson(of.filter(([, i]) => i % 2 === 0).length, of.length));
+    }
     const table = formatComparison({ split: 'test', taskSet: 'function-calling/route8-multi', seed: 1 }, [s, { ...summarizeOutcomes('rule', 'baseline', outcomes.map((o) => ({ ...o, success: false })), 'how it works') }]);
     expect(table).toMatch(/^test split · function-calling\/route8-multi · n = 40 · seed 1/);
     expect(table).toMatch(/model\s+40\s+50\.0 % \[35\.2, 64\.8\]/);
     expect(table).toMatch(/— baselines \(same split and tasks\) —/);
     expect(table).toMatch(/success by tool/);
     expect(table).toMatch(/success by category/);
+    expect(table).toMatch(/success by phrasing/);
     expect(table).toMatch(/rule: how it works/);
   });
 
