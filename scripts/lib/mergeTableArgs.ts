@@ -20,6 +20,8 @@ export interface MergeTableArgs {
   save?: string;
   /** An HF folder of the config preset's shape (e.g. npm run copy-probe -- --save DIR): the shared stages start from its weights instead of the seeded init. */
   init?: string;
+  /** --summarize: JSON files written by --out, summarized over their seeds; nothing is trained. */
+  summarize?: string[];
   help: boolean;
 }
 
@@ -49,7 +51,10 @@ export const MERGE_TABLE_USAGE = `usage: npm run merge-table -- [options]
                          config's preset shape, e.g. npm run copy-probe -- --save DIR) instead of the seeded init;
                          with no shared training stage, DIR's model is the base the specialists start from
   --save DIR             the shared model (DIR/base), each specialist (DIR/<family>-<level>) and the multi-task
-                         model (DIR/multi-task) as HF folders, for npm run merge`;
+                         model (DIR/multi-task) as HF folders, for npm run merge
+  --summarize A.json[,B.json]  train nothing: the summary over seeds of tables saved with --out (seeds run
+                         apart), refused unless they are one experiment (adapter, config but its seed,
+                         methods, n, tuning, start weights) with distinct seeds; with --out, writes it as JSON`;
 
 const count = (flag: string, v: string, min: number) => integerFlag(flag, v, { min });
 
@@ -60,7 +65,7 @@ export function parseMergeTableArgs(argv: readonly string[]): MergeTableArgs {
       config: { type: 'string' }, seed: { type: 'string' }, seeds: { type: 'string' }, tune: { type: 'boolean' }, 'tune-n': { type: 'string' },
       'tune-lambda': { type: 'string' }, 'tune-density': { type: 'string' }, 'tune-t': { type: 'string' }, 'shared-sft-steps': { type: 'string' }, 'specialist-sft-steps': { type: 'string' },
       'specialist-sft-examples': { type: 'string' }, 'grpo-steps': { type: 'string' }, methods: { type: 'string' }, n: { type: 'string' },
-      out: { type: 'string' }, save: { type: 'string' }, init: { type: 'string' }, help: { type: 'boolean', short: 'h' },
+      out: { type: 'string' }, save: { type: 'string' }, init: { type: 'string' }, summarize: { type: 'string' }, help: { type: 'boolean', short: 'h' },
     },
   });
   const seen = new Set<string>();
@@ -68,6 +73,13 @@ export function parseMergeTableArgs(argv: readonly string[]): MergeTableArgs {
     if (t.kind !== 'option') continue;
     if (seen.has(t.name)) throw new Error(`--${t.name} is given twice; give it once`);
     seen.add(t.name);
+  }
+  if (v.summarize !== undefined) {
+    const others = [...seen].filter((f) => f !== 'summarize' && f !== 'out');
+    if (others.length) throw new Error(`--summarize trains nothing and takes only --out; drop --${others[0]}`);
+    const files = v.summarize.split(',').map((f) => f.trim()).filter((f) => f.length > 0);
+    if (files.length === 0) throw new Error('--summarize needs JSON files (comma-separated) written by --out');
+    return { config: mergeExample(), methods: [], n: 0, seeds: [], summarize: files, ...(v.out !== undefined ? { out: v.out } : {}), help: false };
   }
   let config = v.config === undefined ? mergeExample() : parsePipelineConfig(JSON.parse(readFileSync(v.config, 'utf8')));
   const args: MergeTableArgs = { config, methods: [], n: 16, seeds: [config.seed], help: v.help === true };

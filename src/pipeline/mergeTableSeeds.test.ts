@@ -39,6 +39,19 @@ describe('merge table over seeds', () => {
     expect(md).toContain('| keyword rule | 50.0 % [50.0, 50.0] | 0.500 [0.500, 0.500] | – | – |');
   });
 
+  it("each merge's success minus its task set's own specialist's, per seed, then mean and range", () => {
+    // seed 1: merge 0/4 vs specialist 1/4 on a → −25 points; seed 2: 0/4 vs 3/4 → −75; seed 3: 4/4 vs 2/4 → +50
+    const s = summarizeSeeds([table(1, [1, 0.2], [0, 0], 0.5), table(2, [3, 0.2], [0, 0.4], 1), table(3, [2, 0.2], [4, 0], 0.5)]);
+    const gap = s.rows[1].gapToSpecialist!;
+    expect(gap.a.perSeed).toEqual([-0.25, -0.75, 0.5]);
+    expect(gap.a.mean).toBeCloseTo(-0.5 / 3);
+    expect([gap.a.min, gap.a.max]).toEqual([-0.75, 0.5]);
+    expect(gap.b).toBeUndefined(); // task set b has no specialist row
+    expect(s.rows[0].gapToSpecialist).toBeUndefined(); // specialists and baselines are not merges
+    expect(s.rows[2].gapToSpecialist).toBeUndefined();
+    expect(formatSeedSummary(s)).toContain('| merge ties | −16.7 [−75.0, +50.0] (−25.0 / −75.0 / +50.0) |');
+  });
+
   it('refuses tables with other rows or another n', () => {
     const other = table(2, [1, 0], [0, 0], 1);
     other.rows.pop();

@@ -19,6 +19,12 @@ export interface SeedSummaryRow {
   cells: Record<string, { success: Spread; reward: Spread }>;
   /** A tuned merge: the hyper-parameters chosen on validation, per seed in seed order. */
   chosen?: string[];
+  /**
+   * Merged, multi-task and base rows: task set → success rate minus that task set's own specialist's
+   * on the same seed, over seeds (what the issue's target "within 2 points of every specialist" reads).
+   * Absent where the task set has no specialist row.
+   */
+  gapToSpecialist?: Record<string, Spread & { perSeed: number[] }>;
 }
 
 export interface SeedSummary {
@@ -33,6 +39,9 @@ export function spread(values: readonly number[]): Spread {
   if (values.length === 0) throw new Error('merge table seeds: a spread of no values');
   return { mean: values.reduce((a, b) => a + b, 0) / values.length, min: Math.min(...values), max: Math.max(...values) };
 }
+
+/** Rows compared with the specialists: what a merge is meant to match, and the models it is weighed against. */
+const GAP_KINDS: ReadonlySet<string> = new Set(['merge', 'multi-task', 'base']);
 
 export function summarizeSeeds(runs: readonly MergeTableJson[]): SeedSummary {
   if (runs.length === 0) throw new Error('merge table seeds: no runs to summarize');
@@ -49,12 +58,26 @@ export function summarizeSeeds(runs: readonly MergeTableJson[]): SeedSummary {
       cells[set] = { success: spread(runs.map((r) => r.rows[i].cells[set].success.rate)), reward: spread(runs.map((r) => r.rows[i].cells[set].reward.mean)) };
     }
     const tuned = runs.map((r) => r.rows[i].tuning);
-    return { label: row.label, kind: row.kind, cells, ...(tuned.some(Boolean) ? { chosen: tuned.map((t) => (t ? formatHyper(t.chosen) : 'untuned')) } : {}) };
+    const gaps: NonNullable<SeedSummaryRow['gapToSpecialist']> = {};
+    if (GAP_KINDS.has(row.kind)) {
+      for (const set of first.taskSets) {
+        const own = first.rows.findIndex((x) => x.kind === 'specialist' && x.label === `specialist ${set}`);
+        if (own < 0 || !row.cells[set]) continue;
+        const perSeed = runs.map((r) => r.rows[i].cells[set].success.rate - r.rows[own].cells[set].success.rate);
+        gaps[set] = { ...spread(perSeed), perSeed };
+      }
+    }
+    return {
+      label: row.label, kind: row.kind, cells,
+      ...(tuned.some(Boolean) ? { chosen: tuned.map((t) => (t ? formatHyper(t.chosen) : 'untuned')) } : {}),
+      ...(Object.keys(gaps).length ? { gapToSpecialist: gaps } : {}),
+    };
   });
   return { seeds: runs.map((r) => r.seed), n: first.n, taskSets: first.taskSets, rows };
 }
 
 const pct = (x: number) => (100 * x).toFixed(1);
+const points = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(100 * x).toFixed(1)}`;
 const num = (x: number) => x.toFixed(3);
 
 export function formatSeedSummary(s: SeedSummary): string {
@@ -67,9 +90,24 @@ export function formatSeedSummary(s: SeedSummary): string {
     }),
   ]);
   const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
-  return [
+  const out = [
     `Seeds ${s.seeds.join(', ')} (${s.seeds.length} runs), n = ${s.n} test tasks per task set per seed: mean over seeds [min, max over seeds] of the success rate and of the mean reward.`,
     '',
     line(head), line(head.map(() => '---')), ...body.map(line),
-  ].join('\n');
+  ];
+  const gapRows = s.rows.filter((r) => r.gapToSpecialist);
+  if (gapRows.length) {
+    const sets = s.taskSets.filter((t) => gapRows.some((r) => r.gapToSpecialist![t]));
+    out.push(
+      '',
+      `Success minus the task set's own specialist's, in points, same seed: mean [min, max] over seeds (per seed ${s.seeds.join(' / ')}). Negative: the specialist is ahead on its own task set.`,
+      '',
+      line(['model', ...sets]), line(['model', ...sets].map(() => '---')),
+      ...gapRows.map((r) => line([r.label, ...sets.map((t) => {
+        const g = r.gapToSpecialist![t];
+        return g ? `${points(g.mean)} [${points(g.min)}, ${points(g.max)}] (${g.perSeed.map(points).join(' / ')})` : '–';
+      })])),
+    );
+  }
+  return out.join('\n');
 }
