@@ -33,7 +33,7 @@ export function logLine(e: PageRunEvent): { text: string; kind: 'info' | 'ok' | 
       return { text: `SFT step ${e.step}/${e.totalSteps} loss ${e.loss.toFixed(4)} lr ${e.lr.toExponential(1)} |g| ${e.gradNorm.toFixed(2)} ${e.tokensPerSec.toFixed(0)} tok/s${e.skipped ? ' (skipped: non-finite)' : ''}`, kind: e.skipped ? 'bad' : 'info' };
     case 'grpo': {
       const m = e.metrics;
-      return { text: `GRPO step ${e.step}/${e.totalSteps} success ${((m.success_rate ?? 0) * 100).toFixed(0)} % reward ${(m.reward ?? 0).toFixed(3)} dropped ${m.groups_dropped ?? 0} KL ${(m.approx_kl ?? 0).toExponential(1)} entropy ${(m.entropy ?? 0).toFixed(3)}${e.skipped ? ` — update skipped: ${e.reason ?? ''}` : ''}`, kind: e.skipped ? 'bad' : 'info' };
+      return { text: `GRPO step ${e.step}/${e.totalSteps} sampled train success ${((m.success_rate ?? 0) * 100).toFixed(0)} % reward ${(m.reward ?? 0).toFixed(3)} dropped ${m.groups_dropped ?? 0} KL ${(m.approx_kl ?? 0).toExponential(1)} entropy ${(m.entropy ?? 0).toFixed(3)}${e.skipped ? ` — update skipped: ${e.reason ?? ''}` : ''}`, kind: e.skipped ? 'bad' : 'info' };
     }
     case 'log':
       // the runner's own step lines repeat the step events above

@@ -200,7 +200,7 @@ class Run {
       this.inflight.grpo.push(r);
       await this.hooks.onRlStep?.(i, r);
       const m = r.metrics;
-      this.log(`grpo step ${r.step}/${s.steps} success ${(100 * m.success_rate).toFixed(0)} % reward ${m.reward.toFixed(3)} dropped ${m.groups_dropped ?? 0} KL to ref ${m.kl === undefined ? '–' : m.kl.toFixed(3)} ent ${(m.entropy ?? 0).toFixed(3)}${r.skipped ? ` SKIPPED: ${r.reason}` : ''} (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
+      this.log(`grpo step ${r.step}/${s.steps} sampled train success ${(100 * m.success_rate).toFixed(0)} % reward ${m.reward.toFixed(3)} dropped ${m.groups_dropped ?? 0} KL to ref ${m.kl === undefined ? '–' : m.kl.toFixed(3)} ent ${(m.entropy ?? 0).toFixed(3)}${r.skipped ? ` SKIPPED: ${r.reason}` : ''} (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
       // the curve reads this.w, which the synchronous loop trains in place
       if (k === undefined && s.evalEvery > 0 && r.step % s.evalEvery === 0 && r.step < s.steps) {
         const summary = await this.evalSummary(i, { kind: 'eval', label: `GRPO step ${r.step}`, split: 'validation', n: validationN, baselines: false });
