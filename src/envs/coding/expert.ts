@@ -33,9 +33,14 @@ function firstFailure(messages: ChatMessage[]): string | undefined {
   return last.split('\n').find((l) => l.startsWith('FAIL '))?.slice('FAIL '.length);
 }
 
+/** Whether codingExpert(task, seed) first runs the buggy attempt (its plan, fixed before any turn). */
+export function startsWithBuggyAttempt(task: CodingTask, seed: number): boolean {
+  return new Rng((seed ^ hashString(task.id)) >>> 0).next() < BUGGY_FIRST_PROBABILITY;
+}
+
 /** An expert for `task`; `seed` decides whether it shows a debugging detour first. */
 export function codingExpert(task: CodingTask, seed: number): Policy {
-  const buggyFirst = new Rng((seed ^ hashString(task.id)) >>> 0).next() < BUGGY_FIRST_PROBABILITY;
+  const buggyFirst = startsWithBuggyAttempt(task, seed);
   return async (messages) => {
     const turns = messages.filter((m) => m.role === 'assistant').length;
     if (turns === 0) {
