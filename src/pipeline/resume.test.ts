@@ -11,6 +11,7 @@ import { MemoryBackend } from '../storage/memoryBackend';
 import { MICRO_MODEL } from '../train/testing/microModel';
 import { PIPELINE_CONFIG_VERSION, type PipelineConfig, parsePipelineConfig } from './config';
 import { resumePipeline } from './resume';
+import { STAGE_STREAMS_VERSION } from './stageStream';
 import { runPipeline } from './runner';
 import type { PipelineResult } from './runnerTypes';
 
@@ -68,5 +69,22 @@ describe('pipeline exact resume', () => {
     const short = { ...CFG, stages: CFG.stages.slice(0, 1) };
     (await runPipeline(rt, short, {}, { ...OPTS, checkpoints: { store, every: 1, keepLast: 1 } })).weights.destroy();
     await expect(resumePipeline(rt, store, CFG, MICRO_MODEL)).rejects.toThrow(/belongs to a run with another pipeline config/);
+  }, 120_000);
+
+  it('refuses a checkpoint saved under another stream-seeding scheme (before 2815bb9: no streams cursor), and says how to keep its weights', async () => {
+    const rt = await testRuntime('opengles');
+    const store = new MemoryBackend();
+    const short = { ...CFG, stages: CFG.stages.slice(0, 1) };
+    (await runPipeline(rt, short, {}, { ...OPTS, checkpoints: { store, every: 12, keepLast: 1 } })).weights.destroy();
+    const [id] = (await store.list()).complete;
+    const manifest = JSON.parse((await store.readManifest(id))!);
+    expect(manifest.training.cursors.streams).toBe(STAGE_STREAMS_VERSION); // what the runner saves today
+    expect((await resumePipeline(rt, store, short, MICRO_MODEL))?.step).toBe(24);
+    for (const [streams, reads] of [[undefined, /streams unversioned, before 2815bb9; this one uses version 2/], [1, /streams version 1; this one uses version 2/]] as const) {
+      const cursors = { ...manifest.training.cursors, streams };
+      await store.commit(id, JSON.stringify({ ...manifest, training: { ...manifest.training, cursors } }));
+      await expect(resumePipeline(rt, store, short, MICRO_MODEL)).rejects.toThrow(reads);
+      await expect(resumePipeline(rt, store, short, MICRO_MODEL)).rejects.toThrow(/npm run export -- --checkpoint PATH --format hf --out DIR/);
+    }
   }, 120_000);
 });

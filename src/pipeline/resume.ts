@@ -8,6 +8,7 @@ import { loadLatestCheckpoint, openCheckpoint } from '../storage/checkpoint';
 import { tokenizerIdentity } from '../storage/format';
 import { type ResumePoint, resumeFrom } from '../storage/resume';
 import type { PipelineConfig } from './config';
+import { STAGE_STREAMS_VERSION } from './stageStream';
 import { tokenizerForModel } from '../tokenizer';
 
 export interface PipelineResumeFound {
@@ -40,5 +41,10 @@ export async function resumePipeline(rt: GpuRuntime, store: CheckpointBackend, c
   const point = await resumeFrom(rt, latest.reader);
   const stage = point.cursors.pipelineStage;
   if (typeof stage !== 'number') throw new Error(`checkpoint ${latest.reader.id} was not saved by the pipeline runner (no stage cursor): start a new run`);
+  const streams = point.cursors.streams;
+  if (streams !== STAGE_STREAMS_VERSION) {
+    // before 2815bb9 a stage's streams followed its place in the stage list: resuming would go on with other data and samples than the run started with
+    throw new Error(`checkpoint ${latest.reader.id} was saved by a TabForge that seeded the training streams another way (streams ${typeof streams === 'number' ? `version ${streams}` : 'unversioned, before 2815bb9'}; this one uses version ${STAGE_STREAMS_VERSION}), so the run cannot continue exactly and is not resumed. Its weights still load: export them (npm run export -- --checkpoint PATH --format hf --out DIR) and start a new run from them (npm run learn -- --init DIR …)`);
+  }
   return { point, id: latest.reader.id, stage, step: point.step, notes };
 }

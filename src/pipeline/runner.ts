@@ -28,7 +28,7 @@ import type { Trajectory } from '../train/rl/trajectory';
 import { DEFAULT_SFT, type SftResume, trainSft } from '../train/sft/sft';
 import { mixSeeds } from '../util/seeds';
 import { type EvalStageConfig, type GrpoStageConfig, type MergeStageConfig, type PipelineConfig, type SftStageConfig, specialistEntries, type StageConfig } from './config';
-import { stageStreamAfter, TRAINING_KINDS } from './stageStream';
+import { STAGE_STREAMS_VERSION, stageStreamAfter, TRAINING_KINDS } from './stageStream';
 import { grpoLoopConfig, rolloutConfig } from './loopSettings';
 import { rewardWeightErrors, rewardWeightLine } from './rewardWeights';
 import { mergeSpecialists, mergeStageSeed, type PendingSpecialists, type Specialist, specialistHooks, specialistLabel } from './specialists';
@@ -124,7 +124,7 @@ class Run {
     const c = this.opts.checkpoints;
     if (!c || !this.tokenizerId || this.specialist !== null) return null; // specialists are not checkpointed (a resume starts their stage again)
     return {
-      store: c.store, every: c.every, totalSteps, keepLast: c.keepLast, onSaved: c.onSaved, saveRequested: c.saveRequested, cursors: { pipelineStage: i },
+      store: c.store, every: c.every, totalSteps, keepLast: c.keepLast, onSaved: c.onSaved, saveRequested: c.saveRequested, cursors: { pipelineStage: i, streams: STAGE_STREAMS_VERSION },
       run: { preset: this.cfg.preset, model: this.w.cfg, tokenizer: this.tokenizerId, seed: this.cfg.seed, pipelineConfig: this.cfg, metrics: () => this.progress(i) },
     };
   }

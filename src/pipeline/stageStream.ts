@@ -6,6 +6,13 @@
 // own, trains its stages on the streams they have in the whole config run at once (stageStreamAfter).
 import type { StageConfig } from './config';
 
+/**
+ * The seeding scheme above, saved in every pipeline checkpoint (cursor `streams`): a run resumes only
+ * on the streams it started on. 2: by place among stages of the same kind (2815bb9); 1, or no cursor:
+ * by place in the stage list — such a checkpoint is refused for resuming (src/pipeline/resume.ts).
+ */
+export const STAGE_STREAMS_VERSION = 2;
+
 /** The number of stages before `i` whose kind is one of `kinds` (default: stage i's own kind). */
 export function stageStream(stages: readonly StageConfig[], i: number, kindsGiven?: readonly StageConfig['kind'][]): number {
   if (!(i >= 0 && i < stages.length)) throw new Error(`stage ${i} is not in a config of ${stages.length} stages`);
