@@ -2,7 +2,7 @@
 // apart (another day, another machine, one seed per process) and saved with --out. Why: a table costs
 // ~30 min a seed here, and a seed already run should not be run again to get the mean over seeds.
 // Runs line up only when they are the same experiment with another seed: the same adapter, the same
-// pipeline config apart from its seed, the same methods, n and task sets — anything else is refused
+// pipeline config apart from its seed, the same methods, n, task sets, tuning set-up and start weights — anything else is refused
 // with the file and the field that differ, since a mean over different experiments reads as one.
 import type { PipelineConfig } from '../../src/pipeline/config';
 import type { MergeTableJson } from '../../src/pipeline/mergeTableFormat';

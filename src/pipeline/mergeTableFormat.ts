@@ -1,7 +1,7 @@
 // The merge table as markdown and as JSON (no weights): one overview (success and mean reward per
 // task set), one detail table per task set (success, reward, every reward component), and the gap
 // of each merged / multi-task / base model to the task set's own specialist.
-import type { CellScore, EvalRecord, MeanInterval, MergeTableResult, MergeTableRow } from './mergeTable';
+import type { CellScore, EvalRecord, MeanInterval, MergeTableResult, MergeTableRow, MergeTableRowKind } from './mergeTable';
 import { formatHyper, type TuneResult } from './mergeTune';
 
 const pct = (x: number) => (100 * x).toFixed(1);
@@ -18,6 +18,14 @@ function row(cells: string[]): string {
 
 function table(head: string[], body: string[][]): string {
   return [row(head), row(head.map(() => '---')), ...body.map(row)].join('\n');
+}
+
+/** Rows weighed against each task set's own specialist: the merges, the multi-task model and the shared model. */
+export const COMPARED_WITH_SPECIALIST: ReadonlySet<MergeTableRowKind> = new Set(['merge', 'multi-task', 'base']);
+
+/** The row of task set `set`'s own specialist (labelled `specialist <set>`), or undefined. */
+export function ownSpecialist<R extends { kind: string; label: string }>(rows: readonly R[], set: string): R | undefined {
+  return rows.find((x) => x.kind === 'specialist' && x.label === `specialist ${set}`);
 }
 
 /** The whole report: overview, per-task-set details, gaps to the specialists, compute and settings. */
@@ -38,10 +46,9 @@ export function formatMergeTableMarkdown(r: MergeTableResult): string {
     ));
   }
   out.push('', 'Mean reward minus the own specialist\'s on each task set (negative: the specialist scores higher on its own task set):', '');
-  const own = (s: string) => r.rows.find((x) => x.kind === 'specialist' && x.label === `specialist ${s}`);
-  const gapRows = r.rows.filter((x) => x.kind === 'merge' || x.kind === 'multi-task' || x.kind === 'base');
+  const gapRows = r.rows.filter((x) => COMPARED_WITH_SPECIALIST.has(x.kind));
   out.push(table(['model', ...r.taskSets], gapRows.map((x) => [x.label, ...r.taskSets.map((s) => {
-    const o = own(s);
+    const o = ownSpecialist(r.rows, s);
     return o ? (x.cells[s].reward.mean - o.cells[s].reward.mean).toFixed(3) : '–';
   })])));
   const opts = r.rows.filter((x) => x.mergeOptions).map((x) => {

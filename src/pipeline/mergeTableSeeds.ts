@@ -2,7 +2,7 @@
 // table (its own shared model, specialists, merges, tuning); the summary gives per row and task set the
 // mean over seeds of the success rate and of the mean reward, with the range (min … max over seeds),
 // and for tuned merges the validation choice of each seed. Rows are matched by label.
-import type { MergeTableJson } from './mergeTableFormat';
+import { COMPARED_WITH_SPECIALIST, type MergeTableJson, ownSpecialist } from './mergeTableFormat';
 import { formatHyper } from './mergeTune';
 
 /** Mean and range over seeds. */
@@ -40,9 +40,6 @@ export function spread(values: readonly number[]): Spread {
   return { mean: values.reduce((a, b) => a + b, 0) / values.length, min: Math.min(...values), max: Math.max(...values) };
 }
 
-/** Rows compared with the specialists: what a merge is meant to match, and the models it is weighed against. */
-const GAP_KINDS: ReadonlySet<string> = new Set(['merge', 'multi-task', 'base']);
-
 export function summarizeSeeds(runs: readonly MergeTableJson[]): SeedSummary {
   if (runs.length === 0) throw new Error('merge table seeds: no runs to summarize');
   const [first] = runs;
@@ -59,10 +56,11 @@ export function summarizeSeeds(runs: readonly MergeTableJson[]): SeedSummary {
     }
     const tuned = runs.map((r) => r.rows[i].tuning);
     const gaps: NonNullable<SeedSummaryRow['gapToSpecialist']> = {};
-    if (GAP_KINDS.has(row.kind)) {
+    if (COMPARED_WITH_SPECIALIST.has(row.kind)) {
       for (const set of first.taskSets) {
-        const own = first.rows.findIndex((x) => x.kind === 'specialist' && x.label === `specialist ${set}`);
-        if (own < 0 || !row.cells[set]) continue;
+        const specialist = ownSpecialist(first.rows, set);
+        if (!specialist || !row.cells[set]) continue;
+        const own = first.rows.indexOf(specialist);
         const perSeed = runs.map((r) => r.rows[i].cells[set].success.rate - r.rows[own].cells[set].success.rate);
         gaps[set] = { ...spread(perSeed), perSeed };
       }
