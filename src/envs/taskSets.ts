@@ -30,6 +30,7 @@ export const TASK_SETS: readonly TaskSet[] = [
   set('function-calling', 'route4', 'routing: one of 4 short tools (weather, time, price, define), single turn', ROUTING_FAMILIES.route4 as EnvFamily),
   set('function-calling', 'route8', 'routing: one of 8 short tools in 4 value-type pairs, single turn', ROUTING_FAMILIES.route8 as EnvFamily),
   set('function-calling', 'route8-multi', 'route8 where 35 % of requests need two calls', ROUTING_FAMILIES['route8-multi'] as EnvFamily),
+  set('function-calling', 'route4b', 'routing: one of 4 other short tools (news, translate, email, phone; none of route4\'s), single turn', ROUTING_FAMILIES.route4b as EnvFamily),
   set('service', 'retail', 'τ-bench-style retail customer service with a simulated user, multi-turn', serviceFamily as EnvFamily),
   set('service', 'status', 'curriculum 1: look up an order status (authenticate by email, get_order_status, tell it), 4 turns', serviceLevelFamily('status') as EnvFamily),
   set('service', 'write', 'curriculum 2: one write with confirmation (cancel a pending order or change its address), 6 turns', serviceLevelFamily('write') as EnvFamily),

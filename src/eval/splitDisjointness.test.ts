@@ -26,7 +26,7 @@ function report(title: string, rows: readonly OverlapRow[]): void {
 }
 
 describe('train / validation / test are disjoint by construction', () => {
-  it('routing (route4, route8, route8-multi): prompts, values, phrasings; SFT routing chats', async () => {
+  it('routing (every level): prompts, values, phrasings; SFT routing chats', async () => {
     const all: OverlapRow[] = [];
     for (const level of ROUTING_LEVELS) all.push(...(await auditRouting(level, ROUTING_FAMILIES[level], SIZES)));
     report('routing split audit (seed 1)', all);

@@ -15,6 +15,7 @@ export const TASK_SET_CONTEXT: Readonly<Record<string, ContextConfig>> = {
   route4: { maxTotalTokens: 288, maxNewTokensPerTurn: 64, maxTurns: 1 },
   route8: { maxTotalTokens: 384, maxNewTokensPerTurn: 64, maxTurns: 1 },
   'route8-multi': { maxTotalTokens: 448, maxNewTokensPerTurn: 128, maxTurns: 1 },
+  route4b: { maxTotalTokens: 288, maxNewTokensPerTurn: 64, maxTurns: 1 },
   bfcl: { maxTotalTokens: 1024, maxNewTokensPerTurn: 160, maxTurns: 2 },
   'bfcl-unseen-tools': { maxTotalTokens: 1024, maxNewTokensPerTurn: 160, maxTurns: 2 },
   // retail, trimmed-Qwen3 tokens (the byte tokenizer's are ~3.5× more: the full service set needs a -q preset):
@@ -50,6 +51,7 @@ export const TASK_SET_CONTEXT_JSON: Readonly<Record<string, ContextConfig>> = {
   route4: { ...TASK_SET_CONTEXT.route4, maxTotalTokens: 448 },
   route8: { ...TASK_SET_CONTEXT.route8, maxTotalTokens: 640 },
   'route8-multi': { ...TASK_SET_CONTEXT['route8-multi'], maxTotalTokens: 768 },
+  route4b: { ...TASK_SET_CONTEXT.route4b, maxTotalTokens: 448 },
   bfcl: { ...TASK_SET_CONTEXT.bfcl, maxTotalTokens: 1728 },
   'bfcl-unseen-tools': { ...TASK_SET_CONTEXT['bfcl-unseen-tools'], maxTotalTokens: 1728 },
   retail: { ...TASK_SET_CONTEXT.retail, maxTotalTokens: 5824 },

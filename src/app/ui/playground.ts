@@ -27,6 +27,7 @@ const SUGGESTIONS: Record<string, string> = {
   route4: 'What is the weather in Lisbon right now?',
   route8: 'How much is one share of NVDA today?',
   'route8-multi': 'What time is it in Tokyo, and what does "ephemeral" mean?',
+  route4b: 'Any news about AAPL today?',
   bfcl: 'Book a table for 4 at an Italian restaurant in Chicago tomorrow at 7 pm.',
   retail: 'Hi, I want to return the headphones from my last order.',
   functions: 'Write a function that returns the sum of the even numbers in an array.',

@@ -15,7 +15,7 @@ describe('routing task sets', () => {
       for (let i = 0; i < 20; i++) expect(generateRoutingTask(5, i, 'test', level)).toEqual(generateRoutingTask(5, i, 'test', level));
     }
     expect(() => generateRoutingTask(1, 0, 'heldout' as never)).toThrow(/unknown split "heldout".*'validation' for tuning/);
-    expect(() => generateRoutingTask(1, 0, 'train', 'route5' as never)).toThrow(/unknown level "route5"; use one of route4, route8, route8-multi/);
+    expect(() => generateRoutingTask(1, 0, 'train', 'route5' as never)).toThrow(/unknown level "route5"; use one of route4, route8, route8-multi, route4b/);
   });
 
   it('value pools: ≥ 100 per type, pairwise disjoint types, cut 70/15/15 into disjoint splits', () => {
@@ -88,6 +88,25 @@ describe('routing task sets', () => {
     }
   });
 
+  it('route4b: none of route4\'s tools, all of them route8\'s; a value-type rule reaches ~75 % as on route4', () => {
+    const names = (level: 'route4' | 'route4b' | 'route8') => ROUTING_LEVEL_TOOLS[level].map((r) => r.tool.function.name);
+    expect(names('route4b').filter((x) => names('route4').includes(x))).toEqual([]);
+    expect(names('route4b').every((x) => names('route8').includes(x))).toBe(true);
+    const n = 2000;
+    const byParam = new Map<string, Map<string, number>>();
+    for (let i = 0; i < n; i++) {
+      const t = generateRoutingTask(3, i, 'test', 'route4b');
+      const [name] = Object.keys(t.groundTruth[0]);
+      const param = Object.keys(t.groundTruth[0][name])[0];
+      const counts = byParam.get(param) ?? new Map<string, number>();
+      counts.set(name, (counts.get(name) ?? 0) + 1);
+      byParam.set(param, counts);
+    }
+    const best = [...byParam.values()].reduce((s, counts) => s + Math.max(...counts.values()), 0) / n;
+    expect(best).toBeGreaterThan(0.7);
+    expect(best).toBeLessThan(0.8);
+  });
+
   it('route8: no value-type rule beats ~50 %; route8-multi asks for two different tools in ~35 % of requests', () => {
     const n = 2000;
     const byType = new Map<string, Map<string, number>>();
@@ -115,7 +134,7 @@ describe('routing task sets', () => {
 
   it('fits a nano context: byte tokens per prompt (compact tools) and per call, measured and printed', () => {
     const tok = new ByteTokenizer();
-    const limits = { route4: { prompt: 230, call: 64 }, route8: { prompt: 270, call: 64 }, 'route8-multi': { prompt: 310, call: 124 } };
+    const limits = { route4: { prompt: 230, call: 64 }, route8: { prompt: 270, call: 64 }, 'route8-multi': { prompt: 310, call: 124 }, route4b: { prompt: 230, call: 64 } };
     for (const level of ROUTING_LEVELS) {
       const family = ROUTING_FAMILIES[level];
       let maxPrompt = 0;

@@ -9,6 +9,9 @@
 // - route8: four value types × two tools each (city: weather/time, ticker: price/news, word:
 //   define/translate, person: email/phone): the value type alone gives at most 50 %.
 // - route8-multi: route8, and 35 % of the requests ask for two calls ("… and …").
+// - route4b: the other four route8 tools (news, translate, email, phone), none of route4's: a
+//   task set of the same shape and difficulty (value-type rule 75 %) whose skill route4 training
+//   does not give; the merge table's disjoint-tools pair (route4 + route4b specialists).
 // Splits (src/envs/splits.ts): values (routingPools.ts) and phrasings (routingTemplates.ts) are cut
 // into fixed train / validation / test parts; the seed only picks within the split's part.
 import type { ToolSpec } from '../types';
@@ -18,9 +21,9 @@ import { ROUTING_VALUES, type RoutingValueType } from './routingPools';
 import { ROUTING_JOINERS, ROUTING_TEMPLATES } from './routingTemplates';
 import type { FunctionCallingTask, GroundTruthCall } from './types';
 
-export type RoutingLevel = 'route4' | 'route8' | 'route8-multi';
+export type RoutingLevel = 'route4' | 'route8' | 'route8-multi' | 'route4b';
 
-export const ROUTING_LEVELS: readonly RoutingLevel[] = ['route4', 'route8', 'route8-multi'];
+export const ROUTING_LEVELS: readonly RoutingLevel[] = ['route4', 'route8', 'route8-multi', 'route4b'];
 
 export function isRoutingLevel(x: unknown): x is RoutingLevel {
   return typeof x === 'string' && (ROUTING_LEVELS as readonly string[]).includes(x);
@@ -65,8 +68,16 @@ const ROUTE8: readonly RouteTool[] = [
   route('phone', 'call', 'name', 'person'),
 ];
 
+/** route4b: route8's tools that route4 lacks, described as plainly as route4's. */
+const ROUTE4B: readonly RouteTool[] = [
+  route('news', 'Headlines about a stock', 'ticker', 'ticker'),
+  route('translate', 'Word in Spanish', 'word', 'word'),
+  route('email', 'Email a person', 'name', 'person'),
+  route('phone', 'Call a person', 'name', 'person'),
+];
+
 /** The tools of each level, always offered in this order. */
-export const ROUTING_LEVEL_TOOLS: Readonly<Record<RoutingLevel, readonly RouteTool[]>> = { route4: ROUTE4, route8: ROUTE8, 'route8-multi': ROUTE8 };
+export const ROUTING_LEVEL_TOOLS: Readonly<Record<RoutingLevel, readonly RouteTool[]>> = { route4: ROUTE4, route8: ROUTE8, 'route8-multi': ROUTE8, route4b: ROUTE4B };
 
 /** The four route4 tools (the level most code and tests use). */
 export const ROUTING_TOOLS: readonly ToolSpec[] = ROUTE4.map((r) => r.tool);
