@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { cellOfValues } from '../../src/pipeline/mergeTable';
 import { parsePipelineConfig } from '../../src/pipeline/config';
 import { mergeExample } from '../../src/pipeline/presets';
-import { summarizeSeeds } from '../../src/pipeline/mergeTableSeeds';
+import { formatSeedSummary, summarizeSeeds } from '../../src/pipeline/mergeTableSeeds';
 import { combineSavedTables, type SavedRun } from './mergeTableFiles';
 import { parseMergeTableArgs } from './mergeTableArgs';
 
@@ -43,6 +43,18 @@ describe('merge-table --summarize', () => {
     expect(() => combineSavedTables([{ file: 'x.json', body: [1, 2] }])).toThrow(/x\.json: no "adapter"/);
     expect(() => combineSavedTables([{ file: 'x.json', body: { adapter, runs: [{ seed: 1 }] } }])).toThrow(/x\.json: runs\[0\] lacks/);
     expect(() => combineSavedTables([])).toThrow(/at least one/);
+  });
+
+  it('combines tables saved before cells recorded per-task outcomes; their seeds read – in the paired column', () => {
+    const withoutOutcomes = (r: SavedRun): SavedRun => ({
+      ...r, rows: r.rows.map((x) => ({ ...x, cells: Object.fromEntries(Object.entries(x.cells).map(([set, { outcomes: _, ...c }]) => [set, c])) })),
+    });
+    const { runs } = combineSavedTables([{ file: 'old.json', body: single(withoutOutcomes(run(1, 1))) }, { file: 'new.json', body: single(run(2, 2)) }]);
+    const s = summarizeSeeds(runs);
+    expect(s.rows[1].gapToSpecialist!.a.paired[0]).toBeNull();
+    // seed 2: merge 11 vs specialist 10 → (a, b, c, d) = (1, 1, 0, 0): +50.0 [−27.3, +90.5] (Newcombe method 10, computed apart)
+    expect(formatSeedSummary(s)).toContain('| merge ties | +25.0 [+0.0, +50.0] (+0.0 / +50.0) | – / +50.0 [−27.3, +90.5] |');
+    expect(formatSeedSummary(summarizeSeeds([withoutOutcomes(run(1, 1))]))).toContain('| merge ties | +0.0 [+0.0, +0.0] (+0.0) | – |');
   });
 
   it('says when the start weights could not be checked (files from before they were recorded)', () => {

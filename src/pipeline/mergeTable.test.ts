@@ -1,15 +1,16 @@
 // The merge table (mergeTable.ts) end to end on the micro model (Node WebGPU, 1–2 steps, n = 2):
 // its rows and columns, each merged row's weights equal to the merge method applied to the
 // specialists (and those are the weights its evaluation ran on: the digest), the multi-task model
-// trained with the specialists' compute in total, and the same table again from the same seed.
+// trained with the specialists' compute in total, and the same table again from the same seed; each
+// cell's per-task outcomes in task order, and the paired gap table (hand-computed, no GPU).
 import { describe, expect, it } from 'vitest';
 import { testRuntime } from '../gpu/testDevice';
 import { initialWeights } from '../model/weights';
 import { MERGE_METHODS, mergeOptions } from '../train/merge/methods';
 import { MICRO_MODEL } from '../train/testing/microModel';
 import { PIPELINE_CONFIG_VERSION, parsePipelineConfig } from './config';
-import { mergeTableConfigs, runMergeTable, weightsDigest } from './mergeTable';
-import { formatMergeTableMarkdown, mergeTableJson } from './mergeTableFormat';
+import { cellOfValues, inTaskOrder, mergeTableConfigs, type MergeTableResult, type MergeTableRow, runMergeTable, weightsDigest } from './mergeTable';
+import { formatMergeTableMarkdown, formatPaired, mergeTableJson, pairedGap } from './mergeTableFormat';
 import { mergeStageSeed } from './specialists';
 
 const ROUTE4 = { family: 'function-calling' as const, level: 'route4', weight: 1 };
@@ -39,8 +40,12 @@ describe('merge table', () => {
         expect(c.reward.lo).toBeLessThanOrEqual(c.reward.mean);
         expect(c.reward.hi).toBeGreaterThanOrEqual(c.reward.mean);
         expect(Object.keys(c.components).length).toBeGreaterThan(0);
+        // one '1'/'0' per task, as many '1' as successes
+        expect(c.outcomes).toMatch(/^[01]{2}$/);
+        expect([...c.outcomes!].filter((o) => o === '1').length).toBe(c.success.successes);
       }
     }
+    for (const x of r.rows.filter((row) => row.kind === 'baseline')) for (const c of Object.values(x.cells)) expect(c.outcomes).toMatch(/^[01]{2}$/);
 
     // each merged row: the method of src/train/merge on the specialists, with the start as base; evaluated as such (digest)
     const { base, models: specialists } = r.specialists;
@@ -65,6 +70,11 @@ describe('merge table', () => {
     const md = formatMergeTableMarkdown(r);
     expect(md).toContain('| model | function-calling/route4 whole-task success | function-calling/route4 reward | function-calling/route8 whole-task success | function-calling/route8 reward |');
     expect(md).toContain('| merge linear |');
+    expect(md).toContain("Whole-task success minus the own specialist's on the same tasks (paired, Newcombe 95 % interval)");
+    const linear = r.rows.find((x) => x.label === 'merge linear')!;
+    const own = r.rows.find((x) => x.label === `specialist ${SETS[0]}`)!;
+    const p = pairedGap(linear.cells[SETS[0]], own.cells[SETS[0]], 'merge linear')!;
+    expect(md).toContain(`| merge linear | ${formatPaired(p)} (${p.onlyX}/${p.onlyY} discordant) |`);
 
     // same seed → same table
     const again = await run();
@@ -112,6 +122,46 @@ describe('merge table', () => {
     for (const [name, v] of start) expect(r.specialists.base.get(name), name).toEqual(v);
     for (const m of r.specialists.models) expect(weightsDigest(m.weights)).not.toBe(weightsDigest(start));
   }, 120_000);
+
+  it('puts episodes in task order by task id, and refuses what cannot be paired safely', () => {
+    const ids = ['route4-test-3-0', 'route4-test-3-1', 'route4-test-3-2'];
+    const played = [{ taskId: ids[2], success: true }, { taskId: ids[0], success: false }, { taskId: ids[1], success: true }];
+    expect(inTaskOrder(played, ids, 'm').map((e) => e.taskId)).toEqual(ids);
+    expect(() => inTaskOrder([played[0], played[1], { taskId: 'route4-test-4-1', success: true }], ids, 'merge ties on route4')).toThrow(/merge ties on route4: an episode of task route4-test-4-1, which is not among the 3 tasks/);
+    expect(() => inTaskOrder([played[0], played[0], played[1]], ids, 'm')).toThrow(/task route4-test-3-2 was evaluated twice/);
+    expect(() => inTaskOrder(played.slice(0, 2), ids, 'm')).toThrow(/no episode of task route4-test-3-1 \(task 1\)/);
+    expect(() => inTaskOrder(played, [ids[0], ids[0], ids[1]], 'm')).toThrow(/do not have distinct ids/);
+  });
+
+  it("the paired table: each row's success minus its own specialist's, task by task, with Newcombe's interval", () => {
+    const cell = (outcomes: string) => cellOfValues([...outcomes].map((o) => ({ success: o === '1', total: Number(o), components: {} })));
+    const old = (outcomes: string) => {
+      const { outcomes: _, ...c } = cell(outcomes); // a cell saved before outcomes were recorded
+      return c;
+    };
+    const rows: MergeTableRow[] = [
+      { label: 'base (shared SFT)', kind: 'base', cells: { a: old('0000000000'), b: old('0000000000') } },
+      { label: 'specialist a', kind: 'specialist', cells: { a: cell('1100101011'), b: cell('0000000000') } },
+      { label: 'specialist b', kind: 'specialist', cells: { a: cell('0000000000'), b: cell('1111111110') } },
+      { label: 'multi-task', kind: 'multi-task', cells: { a: old('1100101011'), b: cell('1111111110') } },
+      { label: 'merge ties', kind: 'merge', cells: { a: cell('1101101110'), b: cell('0111111111') } },
+      { label: 'do nothing', kind: 'baseline', cells: { a: cell('0000000000') } },
+    ];
+    const r = {
+      split: 'test', seed: 1, n: 10, taskSets: ['a', 'b'], methods: ['ties'], rows, tuning: [], evaluations: [],
+      compute: { specialists: 0, multiTask: 0 }, seconds: { specialistsRun: 0, multiTaskRun: 0, merges: 0 },
+      specialists: { stage: 0, base: new Map(), models: [] }, multiTask: new Map(), merged: new Map(),
+    } as MergeTableResult;
+    const md = formatMergeTableMarkdown(r);
+    // computed apart (Python, Newcombe method 10): a: merge 1101101110 vs 1100101011 → (a, b, c, d) = (5, 2, 1, 2): +10.0 [−25.6, +42.4];
+    // b: 0111111111 vs 1111111110 → (8, 1, 1, 0): +0.0 [−32.4, +32.4]; multi-task on b, the specialist's own outcomes → (9, 0, 0, 1): [−27.8, +27.8]
+    expect(md).toContain('| merge ties | +10.0 [−25.6, +42.4] (2/1 discordant) | +0.0 [−32.4, +32.4] (1/1 discordant) |');
+    expect(md).toContain('| multi-task | – | +0.0 [−27.8, +27.8] (0/0 discordant) |');
+    expect(md).toContain('| base (shared SFT) | – | – |');
+    expect(md).not.toContain('| do nothing | –'); // baselines are not weighed against the specialists
+    // the mean-reward gap table is unchanged: merge ties on a 0.7 − 0.6
+    expect(md).toContain('| merge ties | 0.100 | 0.000 |');
+  });
 
   it('refuses a config without specialists and a method that cannot merge that many', () => {
     const plain = parsePipelineConfig({ ...config, stages: [SFT] });

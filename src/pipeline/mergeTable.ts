@@ -8,11 +8,13 @@
 // eval-only run scores each merged model. Every model is scored on the same TEST tasks of every
 // task set (tasks 0 … n−1, the run seed's stream), beside the cheap baselines on those tasks.
 // Success: Wilson 95 % interval; mean reward and each reward component: normal approximation
-// (mean ± 1.96·s/√n, not clipped). Rows carry a digest of the weights that were evaluated.
+// (mean ± 1.96·s/√n, not clipped). Each cell also keeps its per-task successes in task order, so two
+// rows can be compared task by task (the paired interval, mergeTableFormat.ts). Rows carry a digest
+// of the weights that were evaluated.
 // With `tune`, each method's hyper-parameters are first chosen on the VALIDATION split (mergeTune.ts:
 // grid, criterion, tie-break) and only the chosen merge is scored on TEST; `evaluations` records the
 // split of every evaluation run, in order.
-import { taskSetName } from '../envs/taskMix';
+import { entryFamily, taskSetName } from '../envs/taskMix';
 import { taskSet } from '../envs/taskSets';
 import { baselineOutcomes } from '../eval/baselines';
 import { wilson, Z95, type Rate } from '../eval/report';
@@ -22,6 +24,7 @@ import type { Trajectory } from '../train/rl/trajectory';
 import { type EvalSplit, type EvalStageConfig, type MergeStageConfig, parsePipelineConfig, type PipelineConfig, specialistEntries, type StageConfig } from './config';
 import { mergeSpecialists, mergeStageSeed, type PendingSpecialists } from './specialists';
 import { formatHyper, type MergeHyper, mergeCandidates, type TuneGrid, type TuneResult, tuneMerge } from './mergeTune';
+import { evalTasks } from './evaluation';
 import { runPipeline } from './runner';
 import type { PipelineOptions } from './runnerTypes';
 
@@ -42,6 +45,11 @@ export interface CellScore {
   success: Rate;
   reward: MeanInterval;
   components: Record<string, MeanInterval>;
+  /**
+   * Success per task in task order (tasks 0 … n−1 of the run seed's stream): '1' solved, '0' not.
+   * Absent in tables saved before it was recorded.
+   */
+  outcomes?: string;
 }
 
 export type MergeTableRowKind = 'base' | 'specialist' | 'multi-task' | 'merge' | 'baseline';
@@ -160,7 +168,15 @@ export async function runMergeTable(rt: GpuRuntime, req: MergeTableRequest, opts
     const key = `${label}\t${set}`;
     episodes.set(key, [...(episodes.get(key) ?? []), ...trajs]);
   };
-  const cells = (label: string): Record<string, CellScore> => Object.fromEntries(taskSets.map((set) => [set, cellOf(episodes.get(`${label}\t${set}`) ?? [], n, `${label} on ${set}`)]));
+  // the ids of tasks 0 … count−1 of each task set on a split, the order every cell's outcomes are kept in
+  const idCache = new Map<string, string[]>();
+  const taskIds = (set: string, split: EvalSplit, count: number): string[] => {
+    const key = `${set}\t${split}\t${count}`;
+    if (!idCache.has(key)) idCache.set(key, evalTasks(entryFamily(cfg.tasks[taskSets.indexOf(set)]), split, count, [cfg.seed]).map((t) => t.id));
+    return idCache.get(key)!;
+  };
+  const cellOn = (key: string, set: string, split: EvalSplit, count: number, what: string): CellScore => cellOf(episodes.get(key) ?? [], taskIds(set, split, count), what);
+  const cells = (label: string): Record<string, CellScore> => Object.fromEntries(taskSets.map((set) => [set, cellOn(`${label}\t${set}`, set, 'test', n, `${label} on ${set}`)]));
   const rows: MergeTableRow[] = [];
   const evaluations: EvalRecord[] = [];
   const add = (row: MergeTableRow) => {
@@ -200,7 +216,7 @@ export async function runMergeTable(rt: GpuRuntime, req: MergeTableRequest, opts
     const r = await runPipeline(rt, evalOnlyConfig(cfg, split, tasks), { onEvalEpisodes }, { ...opts, initial: weights });
     const evaluated = await r.weights.download();
     r.weights.destroy();
-    return { cells: Object.fromEntries(taskSets.map((set) => [set, cellOf(episodes.get(`${MERGED_LABEL}\t${set}`) ?? [], tasks, `${what} on ${set} (${split})`)])), evaluated };
+    return { cells: Object.fromEntries(taskSets.map((set) => [set, cellOn(`${MERGED_LABEL}\t${set}`, set, split, tasks, `${what} on ${set} (${split})`)])), evaluated };
   };
   for (const method of methods) {
     const given: MergeStageConfig = cfg.stages.find((s): s is MergeStageConfig => s.kind === 'merge' && s.method === method) ?? { kind: 'merge', method };
@@ -233,9 +249,11 @@ export async function runMergeTable(rt: GpuRuntime, req: MergeTableRequest, opts
   const baselineRows = new Map<string, MergeTableRow>();
   for (const entry of cfg.tasks) {
     const set = taskSet(entry.family, entry.level);
+    const name = taskSetName(entry);
     for (const bl of await baselineOutcomes(set, { split: 'test', n, seed: cfg.seed })) {
       const row = baselineRows.get(bl.label) ?? { label: bl.label, kind: 'baseline' as const, cells: {} };
-      row.cells[taskSetName(entry)] = cellOfValues(bl.outcomes.map((o) => ({ success: o.success, total: o.reward, components: o.components })));
+      const ordered = inTaskOrder(bl.outcomes, taskIds(name, 'test', n), `baseline ${bl.label} on ${name}`);
+      row.cells[name] = cellOfValues(ordered.map((o) => ({ success: o.success, total: o.reward, components: o.components })));
       baselineRows.set(bl.label, row);
     }
   }
@@ -248,12 +266,36 @@ export async function runMergeTable(rt: GpuRuntime, req: MergeTableRequest, opts
   };
 }
 
-function cellOf(trajs: readonly Trajectory[], n: number, what: string): CellScore {
-  if (trajs.length !== n) throw new Error(`merge table: ${what}: ${trajs.length} episodes evaluated, expected ${n}`);
-  return cellOfValues(trajs.map((t) => ({ success: t.success, total: t.reward.total, components: t.reward.components })));
+/** A cell from the episodes of tasks `taskIds` (tasks 0 … n−1, in order), whatever order they were played in. */
+function cellOf(trajs: readonly Trajectory[], taskIds: readonly string[], what: string): CellScore {
+  if (trajs.length !== taskIds.length) throw new Error(`merge table: ${what}: ${trajs.length} episodes evaluated, expected ${taskIds.length}`);
+  return cellOfValues(inTaskOrder(trajs, taskIds, what).map((t) => ({ success: t.success, total: t.reward.total, components: t.reward.components })));
 }
 
-/** Success (Wilson), mean reward and mean of each component (normal approximation) over episodes. */
+/**
+ * The items (one per task, each naming its task id) in the order of `taskIds`. Matching by id, not by
+ * arrival order, is what lets two rows be paired task by task; anything that would make that pairing
+ * a guess (a repeated id, an unknown one, a task missing) is an error.
+ */
+export function inTaskOrder<T extends { taskId: string }>(items: readonly T[], taskIds: readonly string[], what: string): T[] {
+  const index = new Map(taskIds.map((id, i) => [id, i]));
+  if (index.size !== taskIds.length) throw new Error(`merge table: ${what}: the ${taskIds.length} tasks do not have distinct ids, so their episodes cannot be put in task order`);
+  const ordered: (T | undefined)[] = taskIds.map(() => undefined);
+  for (const item of items) {
+    const i = index.get(item.taskId);
+    if (i === undefined) throw new Error(`merge table: ${what}: an episode of task ${item.taskId}, which is not among the ${taskIds.length} tasks scored (${taskIds[0]} …); the evaluation ran on other tasks than the table's`);
+    if (ordered[i]) throw new Error(`merge table: ${what}: task ${item.taskId} was evaluated twice`);
+    ordered[i] = item;
+  }
+  const missing = ordered.findIndex((x) => x === undefined);
+  if (missing >= 0) throw new Error(`merge table: ${what}: no episode of task ${taskIds[missing]} (task ${missing})`);
+  return ordered as T[];
+}
+
+/**
+ * Success (Wilson), mean reward and mean of each component (normal approximation) over episodes, and
+ * the per-task successes as a '1'/'0' string: pass the episodes in task order (tasks 0 … n−1).
+ */
 export function cellOfValues(eps: readonly { success: boolean; total: number; components: Record<string, number> }[]): CellScore {
   const names = [...new Set(eps.flatMap((e) => Object.keys(e.components)))].sort();
   return {
@@ -261,6 +303,7 @@ export function cellOfValues(eps: readonly { success: boolean; total: number; co
     success: wilson(eps.filter((e) => e.success).length, eps.length),
     reward: normalInterval(eps.map((e) => e.total)),
     components: Object.fromEntries(names.map((c) => [c, normalInterval(eps.map((e) => e.components[c] ?? 0))])),
+    outcomes: eps.map((e) => (e.success ? '1' : '0')).join(''),
   };
 }
 

@@ -1,6 +1,8 @@
 // The merge table as markdown and as JSON (no weights): one overview (success and mean reward per
 // task set), one detail table per task set (success, reward, every reward component), and the gap
-// of each merged / multi-task / base model to the task set's own specialist.
+// of each merged / multi-task / base model to the task set's own specialist: in mean reward, and in
+// success paired task by task (Newcombe's interval, src/eval/pairedDifference.ts).
+import { pairedDifference, type PairedDifference } from '../eval/pairedDifference';
 import type { CellScore, EvalRecord, MeanInterval, MergeTableResult, MergeTableRow, MergeTableRowKind } from './mergeTable';
 import { formatHyper, type TuneResult } from './mergeTune';
 
@@ -28,6 +30,26 @@ export function ownSpecialist<R extends { kind: string; label: string }>(rows: r
   return rows.find((x) => x.kind === 'specialist' && x.label === `specialist ${set}`);
 }
 
+/** Points with a sign (unicode minus): "+4.3", "−0.9". */
+export const points = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(100 * x).toFixed(1)}`;
+
+/** A cell's per-task successes (task order), or undefined for a cell saved before they were recorded. */
+export function taskOutcomes(c: CellScore, what: string): boolean[] | undefined {
+  if (c.outcomes === undefined) return undefined;
+  if (c.outcomes.length !== c.n || !/^[01]*$/.test(c.outcomes)) throw new Error(`merge table: ${what}: outcomes must be n = ${c.n} characters '1'/'0' (got ${c.outcomes.length}: "${c.outcomes.slice(0, 20)}…"); the saved table is damaged`);
+  return [...c.outcomes].map((o) => o === '1');
+}
+
+/** A row's success minus its task set's own specialist's, paired task by task; null when either cell lacks outcomes. */
+export function pairedGap(x: CellScore, own: CellScore, what: string): PairedDifference | null {
+  const a = taskOutcomes(x, what);
+  const b = taskOutcomes(own, `${what} (its specialist)`);
+  return a && b ? pairedDifference(a, b) : null;
+}
+
+/** "+4.3 [−0.9, +9.4]" (points). */
+export const formatPaired = (p: PairedDifference) => `${points(p.diff)} [${points(p.lo)}, ${points(p.hi)}]`;
+
 /** The whole report: overview, per-task-set details, gaps to the specialists, compute and settings. */
 export function formatMergeTableMarkdown(r: MergeTableResult): string {
   const out: string[] = [];
@@ -50,6 +72,12 @@ export function formatMergeTableMarkdown(r: MergeTableResult): string {
   out.push(table(['model', ...r.taskSets], gapRows.map((x) => [x.label, ...r.taskSets.map((s) => {
     const o = ownSpecialist(r.rows, s);
     return o ? (x.cells[s].reward.mean - o.cells[s].reward.mean).toFixed(3) : '–';
+  })])));
+  out.push('', 'Whole-task success minus the own specialist\'s on the same tasks (paired, Newcombe 95 % interval), in points; b/c discordant: tasks only the model solved / only the specialist solved; – where a cell has no per-task outcomes (tables saved before they were recorded):', '');
+  out.push(table(['model', ...r.taskSets], gapRows.map((x) => [x.label, ...r.taskSets.map((s) => {
+    const o = ownSpecialist(r.rows, s);
+    const p = o && x.cells[s] && o.cells[s] ? pairedGap(x.cells[s], o.cells[s], `${x.label} on ${s}`) : null;
+    return p ? `${formatPaired(p)} (${p.onlyX}/${p.onlyY} discordant)` : '–';
   })])));
   const opts = r.rows.filter((x) => x.mergeOptions).map((x) => {
     const o = x.mergeOptions!;

@@ -1,12 +1,19 @@
 // The merge table's summary over seeds (mergeTableSeeds.ts): mean and range per row and task set,
-// the validation choice per seed, and a refusal to summarize tables that do not line up.
+// the validation choice per seed, each seed's paired interval to the own specialist (tables saved
+// without per-task outcomes show '–'), and a refusal to summarize tables that do not line up.
 import { describe, expect, it } from 'vitest';
 import { cellOfValues, type MergeTableRow } from './mergeTable';
 import type { MergeTableJson } from './mergeTableFormat';
 import { formatSeedSummary, summarizeSeeds } from './mergeTableSeeds';
 
-/** A cell of n = 4 episodes: `wins` successes (reward 1), the rest reward `rest`. */
+/** A cell of n = 4 episodes: `wins` successes (reward 1) on the first tasks, the rest reward `rest`. */
 const cell = (wins: number, rest: number) => cellOfValues([0, 1, 2, 3].map((i) => ({ success: i < wins, total: i < wins ? 1 : rest, components: {} })));
+/** A cell with these per-task outcomes ('1' solved, reward 1). */
+const cellFrom = (outcomes: string) => cellOfValues([...outcomes].map((o) => ({ success: o === '1', total: Number(o), components: {} })));
+/** The table as saved before cells recorded per-task outcomes. */
+const withoutOutcomes = (t: MergeTableJson): MergeTableJson => ({
+  ...t, rows: t.rows.map((r) => ({ ...r, cells: Object.fromEntries(Object.entries(r.cells).map(([set, { outcomes: _, ...c }]) => [set, c])) })),
+});
 
 const table = (seed: number, specialist: [number, number], merge: [number, number], lambda: number): MergeTableJson => {
   const rows: MergeTableRow[] = [
@@ -49,7 +56,42 @@ describe('merge table over seeds', () => {
     expect(gap.b).toBeUndefined(); // task set b has no specialist row
     expect(s.rows[0].gapToSpecialist).toBeUndefined(); // specialists and baselines are not merges
     expect(s.rows[2].gapToSpecialist).toBeUndefined();
-    expect(formatSeedSummary(s)).toContain('| merge ties | −16.7 [−75.0, +50.0] (−25.0 / −75.0 / +50.0) |');
+    // paired per seed (Newcombe method 10, computed apart): seed 1 merge 0000 vs specialist 1000 → (a, b, c, d) = (0, 0, 1, 3): −25.0 [−69.9, +28.1];
+    // seed 2 0000 vs 1110 → (0, 0, 3, 1): −75.0 [−95.4, −8.5]; seed 3 1111 vs 1100 → (2, 2, 0, 0): +50.0 [−10.2, +85.0]
+    expect(gap.a.paired.map((p) => [p!.onlyX, p!.onlyY])).toEqual([[0, 1], [0, 3], [2, 0]]);
+    expect(gap.a.paired[1]!.lo).toBeCloseTo(-0.9544, 4);
+    expect(gap.a.paired[1]!.hi).toBeCloseTo(-0.0852, 4);
+    const md = formatSeedSummary(s);
+    expect(md).toContain('| model | a | a paired, per seed |');
+    expect(md).toContain('| merge ties | −16.7 [−75.0, +50.0] (−25.0 / −75.0 / +50.0) | −25.0 [−69.9, +28.1] / −75.0 [−95.4, −8.5] / +50.0 [−10.2, +85.0] |');
+    expect(md).toContain('The intervals are per seed (each seed has its own tasks and its own models); no interval over seeds is claimed.');
+  });
+
+  it('pairs task by task: the same counts on other tasks give another interval', () => {
+    const t = table(1, [2, 0], [2, 0], 1);
+    // merge solves tasks 2, 3; the specialist tasks 0, 1: (a, b, c, d) = (0, 2, 2, 0), φ −1 → +0.0 [−70.0, +70.0];
+    // had they solved the same two tasks, (2, 0, 0, 2) → +0.0 [−35.0, +35.0]
+    t.rows[0].cells.a = cellFrom('1100');
+    t.rows[1].cells.a = cellFrom('0011');
+    const same = table(2, [2, 0], [2, 0], 1);
+    const md = formatSeedSummary(summarizeSeeds([t, same]));
+    expect(md).toContain('| +0.0 [+0.0, +0.0] (+0.0 / +0.0) | +0.0 [−70.0, +70.0] / +0.0 [−35.0, +35.0] |');
+  });
+
+  it("tables saved without per-task outcomes still summarize; their seeds' paired intervals read –", () => {
+    const runs = [table(1, [1, 0.2], [0, 0], 0.5), table(2, [3, 0.2], [0, 0.4], 1)];
+    const old = summarizeSeeds(runs.map(withoutOutcomes));
+    expect(old.rows[1].gapToSpecialist!.a.paired).toEqual([null, null]);
+    expect(old.rows[1].gapToSpecialist!.a.perSeed).toEqual([-0.25, -0.75]);
+    expect(formatSeedSummary(old)).toContain('| merge ties | −50.0 [−75.0, −25.0] (−25.0 / −75.0) | – |');
+    const mixed = summarizeSeeds([withoutOutcomes(runs[0]), runs[1]]);
+    expect(formatSeedSummary(mixed)).toContain('| merge ties | −50.0 [−75.0, −25.0] (−25.0 / −75.0) | – / −75.0 [−95.4, −8.5] |');
+  });
+
+  it('refuses a damaged outcomes string', () => {
+    const t = table(1, [1, 0], [0, 0], 1);
+    t.rows[1].cells.a = { ...t.rows[1].cells.a, outcomes: '01' };
+    expect(() => summarizeSeeds([t])).toThrow(/seed 1, merge ties on a: outcomes must be n = 4 characters/);
   });
 
   it('refuses tables with other rows or another n', () => {

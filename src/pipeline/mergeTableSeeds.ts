@@ -1,8 +1,10 @@
 // The merge table over several run seeds (`npm run merge-table -- --seeds 1,2,3`): each seed is a whole
 // table (its own shared model, specialists, merges, tuning); the summary gives per row and task set the
 // mean over seeds of the success rate and of the mean reward, with the range (min … max over seeds),
-// and for tuned merges the validation choice of each seed. Rows are matched by label.
-import { COMPARED_WITH_SPECIALIST, type MergeTableJson, ownSpecialist } from './mergeTableFormat';
+// and for tuned merges the validation choice of each seed. Rows are matched by label. The gap to the
+// own specialist also carries each seed's paired interval (that seed's tasks, that seed's models).
+import type { PairedDifference } from '../eval/pairedDifference';
+import { COMPARED_WITH_SPECIALIST, formatPaired, type MergeTableJson, ownSpecialist, pairedGap, points } from './mergeTableFormat';
 import { formatHyper } from './mergeTune';
 
 /** Mean and range over seeds. */
@@ -22,9 +24,10 @@ export interface SeedSummaryRow {
   /**
    * Merged, multi-task and base rows: task set → success rate minus that task set's own specialist's
    * on the same seed, over seeds (what the issue's target "within 2 points of every specialist" reads).
-   * Absent where the task set has no specialist row.
+   * Absent where the task set has no specialist row. `paired`: per seed, the same gap paired task by
+   * task with Newcombe's 95 % interval; null for a seed whose table has no per-task outcomes.
    */
-  gapToSpecialist?: Record<string, Spread & { perSeed: number[] }>;
+  gapToSpecialist?: Record<string, Spread & { perSeed: number[]; paired: (PairedDifference | null)[] }>;
 }
 
 export interface SeedSummary {
@@ -62,7 +65,8 @@ export function summarizeSeeds(runs: readonly MergeTableJson[]): SeedSummary {
         if (!specialist || !row.cells[set]) continue;
         const own = first.rows.indexOf(specialist);
         const perSeed = runs.map((r) => r.rows[i].cells[set].success.rate - r.rows[own].cells[set].success.rate);
-        gaps[set] = { ...spread(perSeed), perSeed };
+        const paired = runs.map((r) => pairedGap(r.rows[i].cells[set], r.rows[own].cells[set], `seed ${r.seed}, ${row.label} on ${set}`));
+        gaps[set] = { ...spread(perSeed), perSeed, paired };
       }
     }
     return {
@@ -75,7 +79,6 @@ export function summarizeSeeds(runs: readonly MergeTableJson[]): SeedSummary {
 }
 
 const pct = (x: number) => (100 * x).toFixed(1);
-const points = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(100 * x).toFixed(1)}`;
 const num = (x: number) => x.toFixed(3);
 
 export function formatSeedSummary(s: SeedSummary): string {
@@ -96,15 +99,20 @@ export function formatSeedSummary(s: SeedSummary): string {
   const gapRows = s.rows.filter((r) => r.gapToSpecialist);
   if (gapRows.length) {
     const sets = s.taskSets.filter((t) => gapRows.some((r) => r.gapToSpecialist![t]));
+    const gapHead = ['model', ...sets.flatMap((t) => [t, `${t} paired, per seed`])];
     out.push(
       '',
       `Success minus the task set's own specialist's, in points, same seed: mean [min, max] over seeds (per seed ${s.seeds.join(' / ')}). Negative: the specialist is ahead on its own task set.`,
       '',
-      line(['model', ...sets]), line(['model', ...sets].map(() => '---')),
-      ...gapRows.map((r) => line([r.label, ...sets.map((t) => {
+      line(gapHead), line(gapHead.map(() => '---')),
+      ...gapRows.map((r) => line([r.label, ...sets.flatMap((t) => {
         const g = r.gapToSpecialist![t];
-        return g ? `${points(g.mean)} [${points(g.min)}, ${points(g.max)}] (${g.perSeed.map(points).join(' / ')})` : '–';
+        if (!g) return ['–', '–'];
+        const paired = g.paired.some(Boolean) ? g.paired.map((p) => (p ? formatPaired(p) : '–')).join(' / ') : '–';
+        return [`${points(g.mean)} [${points(g.min)}, ${points(g.max)}] (${g.perSeed.map(points).join(' / ')})`, paired];
       })])),
+      '',
+      `Paired: each seed's gap with Newcombe's 95 % interval for paired success on that seed's ${s.n} test tasks; – where a saved table has no per-task outcomes. The intervals are per seed (each seed has its own tasks and its own models); no interval over seeds is claimed.`,
     );
   }
   return out.join('\n');
