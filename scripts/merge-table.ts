@@ -47,10 +47,15 @@ async function main(): Promise<void> {
   for (const seed of args.seeds) {
     const config = { ...args.config, seed };
     if (args.seeds.length > 1) console.log(`\n### Seed ${seed}\n`);
-    r = await runMergeTable(rt, { config, methods: args.methods, n: args.n, log, onRow, ...(args.tune ? { tune: args.tune } : {}) }, initial ? { initial } : {});
+    r = await runMergeTable(rt, { config, methods: args.methods, n: args.n, log, onRow, ...(args.tune ? { tune: args.tune } : {}), ...(args.scaleProbe ? { scaleProbe: args.scaleProbe } : {}) }, initial ? { initial } : {});
     console.log(formatMergeTableMarkdown(r));
     if (r.tuning.length) log(`tuning cost: ${r.tuning.reduce((s, t) => s + t.candidates.length, 0)} candidate evaluations, ${r.tuning.reduce((s, t) => s + t.episodes, 0)} validation episodes (splits evaluated by the tuner: ${[...new Set(r.tuning.flatMap((t) => t.splits))].join(', ')})`);
     runs.push({ config, init, ...mergeTableJson(r) });
+    // after every seed but the last: the seeds so far, in the final file's shape (a stopped run keeps them)
+    if (args.out && args.seeds.length > 1 && runs.length < args.seeds.length) {
+      await writeFile(args.out, `${JSON.stringify({ adapter, runs, summary: runs.length > 1 ? summarizeSeeds(runs) : null }, null, 2)}\n`);
+      log(`wrote ${args.out} (seeds ${runs.map((x) => x.seed).join(', ')} of ${args.seeds.join(', ')})`);
+    }
   }
   const summary = args.seeds.length > 1 ? summarizeSeeds(runs) : null;
   if (summary) console.log(`\n### Over seeds\n\n${formatSeedSummary(summary)}`);

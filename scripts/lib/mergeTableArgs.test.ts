@@ -47,6 +47,13 @@ describe('parseMergeTableArgs', () => {
     }
   });
 
+  it('--scale-probe: off by default; the λ values given; bad or repeated values refused', () => {
+    expect(parseMergeTableArgs([]).scaleProbe).toBeUndefined();
+    expect(parseMergeTableArgs(['--scale-probe', '0.5,1']).scaleProbe).toEqual([0.5, 1]);
+    expect(() => parseMergeTableArgs(['--scale-probe', '0.5,x'])).toThrow(/--scale-probe: 'x' is not a number/);
+    expect(() => parseMergeTableArgs(['--scale-probe', '0.5,0.5'])).toThrow(/listed twice/);
+  });
+
   it('--init: the folder the shared stages start from; an empty path refused', () => {
     expect(parseMergeTableArgs([]).init).toBeUndefined();
     expect(parseMergeTableArgs(['--init', '/tmp/copy/C']).init).toBe('/tmp/copy/C');

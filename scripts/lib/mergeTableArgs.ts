@@ -16,6 +16,8 @@ export interface MergeTableArgs {
   seeds: number[];
   /** --tune: each method's hyper-parameters chosen on n validation tasks per task set from the grid. */
   tune?: { grid: TuneGrid; n: number };
+  /** --scale-probe: λ values at which each specialist's own task vector is scored alone (base + λ·τ). */
+  scaleProbe?: number[];
   out?: string;
   save?: string;
   /** An HF folder of the config preset's shape (e.g. npm run copy-probe -- --save DIR): the shared stages start from its weights instead of the seeded init. */
@@ -46,7 +48,10 @@ export const MERGE_TABLE_USAGE = `usage: npm run merge-table -- [options]
   --tune-lambda L[,L]    λ grid for task-arithmetic, ties, dare-linear, dare-ties (default 0.3,0.5,0.7,1)
   --tune-density D[,D]   density grid for ties, dare-linear, dare-ties (default 0.3,0.5,0.7)
   --tune-t T[,T]         t grid for slerp (default 0.3,0.5,0.7); linear and ram have nothing to tune
-  --out FILE             write the table as JSON (several seeds: {runs: one table per seed, summary})
+  --scale-probe L[,L]    also score each specialist's own task vector alone at scale λ (base + λ·τ) on test:
+                         does its skill survive the ~1/K scale an averaging merge of K specialists gives it?
+  --out FILE             write the table as JSON (several seeds: {runs: one table per seed, summary}; rewritten
+                         after every seed, so a stopped run keeps the seeds it finished)
   --init DIR             start the shared stages from the weights in DIR (config.json + model.safetensors of the
                          config's preset shape, e.g. npm run copy-probe -- --save DIR) instead of the seeded init;
                          with no shared training stage, DIR's model is the base the specialists start from
@@ -63,7 +68,7 @@ export function parseMergeTableArgs(argv: readonly string[]): MergeTableArgs {
     args: [...argv], strict: true, allowPositionals: false, tokens: true,
     options: {
       config: { type: 'string' }, seed: { type: 'string' }, seeds: { type: 'string' }, tune: { type: 'boolean' }, 'tune-n': { type: 'string' },
-      'tune-lambda': { type: 'string' }, 'tune-density': { type: 'string' }, 'tune-t': { type: 'string' }, 'shared-sft-steps': { type: 'string' }, 'specialist-sft-steps': { type: 'string' },
+      'tune-lambda': { type: 'string' }, 'tune-density': { type: 'string' }, 'tune-t': { type: 'string' }, 'scale-probe': { type: 'string' }, 'shared-sft-steps': { type: 'string' }, 'specialist-sft-steps': { type: 'string' },
       'specialist-sft-examples': { type: 'string' }, 'grpo-steps': { type: 'string' }, methods: { type: 'string' }, n: { type: 'string' },
       out: { type: 'string' }, save: { type: 'string' }, init: { type: 'string' }, summarize: { type: 'string' }, help: { type: 'boolean', short: 'h' },
     },
@@ -126,6 +131,9 @@ export function parseMergeTableArgs(argv: readonly string[]): MergeTableArgs {
         t: v['tune-t'] === undefined ? DEFAULT_TUNE_GRID.t : parseGridList('tune-t', v['tune-t'], 0, 1),
       },
     };
+  }
+  if (v['scale-probe'] !== undefined) {
+    args.scaleProbe = parseGridList('scale-probe', v['scale-probe'], -100, 100);
   }
   if (v.out !== undefined) args.out = v.out;
   if (v.save !== undefined) args.save = v.save;

@@ -59,6 +59,7 @@ export function combineSavedTables(files: readonly { file: string; body: unknown
     differs('pipeline config (seed aside)', configWithoutSeed(run.config), configWithoutSeed(first.run.config));
     differs('method list', run.methods.join(','), first.run.methods.join(','));
     differs('n', String(run.n), String(first.run.n));
+    differs('scale probe', (run.scaleProbe ?? []).join(','), (first.run.scaleProbe ?? []).join(','));
     differs('task sets', run.taskSets.join(','), first.run.taskSets.join(','));
     differs('tuning set-up', tuningSetup(run), tuningSetup(first.run));
     if (run.init !== undefined && first.run.init !== undefined) differs('start (--init) weights digest', run.init?.digest ?? 'seeded init', first.run.init?.digest ?? 'seeded init');

@@ -11,6 +11,7 @@ import { MICRO_MODEL } from '../train/testing/microModel';
 import { PIPELINE_CONFIG_VERSION, parsePipelineConfig } from './config';
 import { cellOfValues, inTaskOrder, mergeTableConfigs, type MergeTableResult, type MergeTableRow, runMergeTable, weightsDigest } from './mergeTable';
 import { formatMergeTableMarkdown, formatPaired, mergeTableJson, pairedGap } from './mergeTableFormat';
+import { scaleTaskVector } from './mergeTableProbe';
 import { mergeStageSeed } from './specialists';
 
 const ROUTE4 = { family: 'function-calling' as const, level: 'route4', weight: 1 };
@@ -26,11 +27,14 @@ describe('merge table', () => {
   it('rows: base, each specialist, multi-task, one per merge method, baselines; a merged row is the method applied to the specialists', async () => {
     const rt = await testRuntime('opengles');
     const seen: string[] = [];
-    const run = () => runMergeTable(rt, { config, methods: ['ties', 'linear'], n: 2, onRow: (x) => void seen.push(x.label) }, { model: MICRO_MODEL, initial: initialWeights(MICRO_MODEL, 3) });
+    const run = () => runMergeTable(rt, { config, methods: ['ties', 'linear'], n: 2, scaleProbe: [0.5], onRow: (x) => void seen.push(x.label) }, { model: MICRO_MODEL, initial: initialWeights(MICRO_MODEL, 3) });
     const r = await run();
     const models = r.rows.filter((x) => x.kind !== 'baseline');
     expect(seen).toEqual(models.map((x) => x.label)); // each model row reported as soon as it is scored
-    expect(models.map((x) => x.label)).toEqual(['base (shared SFT)', 'specialist function-calling/route4', 'specialist function-calling/route8', 'multi-task', 'merge ties', 'merge linear']);
+    expect(models.map((x) => x.label)).toEqual([
+      'base (shared SFT)', 'specialist function-calling/route4', 'specialist function-calling/route8', 'multi-task', 'merge ties', 'merge linear',
+      'specialist function-calling/route4 at scale 0.5 (base + 0.5·τ)', 'specialist function-calling/route8 at scale 0.5 (base + 0.5·τ)',
+    ]);
     expect(r.rows.filter((x) => x.kind === 'baseline').length).toBeGreaterThan(0);
     for (const x of models) {
       expect(Object.keys(x.cells)).toEqual(SETS);
@@ -60,8 +64,13 @@ describe('merge table', () => {
       for (const [name, v] of expected) expect(merged.get(name), `${method} ${name}`).toEqual(v);
       expect(r.rows.find((x) => x.label === `merge ${method}`)).toMatchObject({ digest: weightsDigest(expected), mergeOptions: options });
     }
+    // the scale probe's rows: each specialist's own task vector at half scale, evaluated as such (digest)
+    expect(r.scaleProbe).toEqual([0.5]);
+    for (const m of specialists) {
+      expect(r.rows.find((x) => x.label === `specialist ${m.label} at scale 0.5 (base + 0.5·τ)`)).toMatchObject({ kind: 'scaled', scale: 0.5, digest: weightsDigest(scaleTaskVector(base, m.weights, 0.5)) });
+    }
     const digests = models.map((x) => x.digest);
-    expect(new Set(digests).size).toBe(digests.length); // six different models: every specialist moved, no merge returned an input
+    expect(new Set(digests).size).toBe(digests.length); // eight different models: every specialist moved, no merge returned an input
 
     // the multi-task model: the specialist stage on the mix with 2× the steps, about the specialists' compute in total
     expect(r.compute.multiTask / r.compute.specialists).toBeGreaterThan(0.8);
@@ -148,7 +157,7 @@ describe('merge table', () => {
       { label: 'do nothing', kind: 'baseline', cells: { a: cell('0000000000') } },
     ];
     const r = {
-      split: 'test', seed: 1, n: 10, taskSets: ['a', 'b'], methods: ['ties'], rows, tuning: [], evaluations: [],
+      split: 'test', seed: 1, n: 10, taskSets: ['a', 'b'], methods: ['ties'], scaleProbe: [], rows, tuning: [], evaluations: [],
       compute: { specialists: 0, multiTask: 0 }, seconds: { specialistsRun: 0, multiTaskRun: 0, merges: 0 },
       specialists: { stage: 0, base: new Map(), models: [] }, multiTask: new Map(), merged: new Map(),
     } as MergeTableResult;

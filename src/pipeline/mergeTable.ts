@@ -25,6 +25,7 @@ import { type EvalSplit, type EvalStageConfig, type MergeStageConfig, parsePipel
 import { mergeSpecialists, mergeStageSeed, type PendingSpecialists } from './specialists';
 import { formatHyper, type MergeHyper, mergeCandidates, type TuneGrid, type TuneResult, tuneMerge } from './mergeTune';
 import { evalTasks } from './evaluation';
+import { scaledLabel, scaleTaskVector } from './mergeTableProbe';
 import { runPipeline } from './runner';
 import type { PipelineOptions } from './runnerTypes';
 
@@ -52,7 +53,7 @@ export interface CellScore {
   outcomes?: string;
 }
 
-export type MergeTableRowKind = 'base' | 'specialist' | 'multi-task' | 'merge' | 'baseline';
+export type MergeTableRowKind = 'base' | 'specialist' | 'multi-task' | 'merge' | 'scaled' | 'baseline';
 
 export interface MergeTableRow {
   /** 'base (shared SFT)', 'specialist function-calling/route4', 'multi-task', 'merge ties', a baseline's label. */
@@ -64,6 +65,8 @@ export interface MergeTableRow {
   digest?: string;
   /** A merged row's merge options (weights, density, λ, t, seed, ε). */
   mergeOptions?: MergeOptions;
+  /** A scale-probe row: the specialist's task vector scale λ (mergeTableProbe.ts). */
+  scale?: number;
   /** A tuned merged row: the hyper-parameters chosen on validation and the validation score they won with. */
   tuning?: { chosen: MergeHyper; validationReward: number; validationSuccess: number; validationN: number; candidates: number };
 }
@@ -77,6 +80,8 @@ export interface EvalRecord {
 
 export interface MergeTableResult {
   split: 'test';
+  /** The scale probe's λ values (empty: none). */
+  scaleProbe: number[];
   seed: number;
   /** Test tasks per task set. */
   n: number;
@@ -110,6 +115,8 @@ export interface MergeTableRequest {
   onRow?: (row: MergeTableRow) => void;
   /** Choose each method's hyper-parameters on the validation split first (n validation tasks per task set). */
   tune?: { grid: TuneGrid; n: number };
+  /** Also score each specialist's own task vector at these scales λ (base + λ·τ, mergeTableProbe.ts), on test. */
+  scaleProbe?: readonly number[];
 }
 
 const isTraining = (s: StageConfig): s is Extract<StageConfig, { kind: 'sft' | 'grpo' }> => s.kind === 'sft' || s.kind === 'grpo';
@@ -243,6 +250,14 @@ export async function runMergeTable(rt: GpuRuntime, req: MergeTableRequest, opts
       ...(tuned ? { tuning: { chosen: tuned.chosen, validationReward: tuned.score.reward, validationSuccess: tuned.score.success, validationN: tuned.score.n, candidates: tuned.candidates.length } } : {}),
     });
   }
+  // the scale probe: each specialist's task vector alone at scale λ (does the skill survive the 1/K an averaging merge gives it?)
+  for (const lambda of req.scaleProbe ?? []) {
+    for (const m of sp.models) {
+      log(`scale probe: specialist ${m.label} at λ ${lambda} (base + ${lambda}·τ): evaluating on ${n} test tasks per task set`);
+      const r = await score(scaleTaskVector(sp.base, m.weights, lambda), 'test', n, `specialist ${m.label} at scale ${lambda}`);
+      add({ label: scaledLabel(m.label, lambda), kind: 'scaled', cells: r.cells, digest: weightsDigest(r.evaluated), scale: lambda });
+    }
+  }
   const mergesSeconds = (performance.now() - t0) / 1000;
 
   // the cheap baselines on the same test tasks (tasks 0 … n−1 of the run seed's stream)
@@ -259,7 +274,7 @@ export async function runMergeTable(rt: GpuRuntime, req: MergeTableRequest, opts
   }
   rows.push(...baselineRows.values());
   return {
-    split: 'test', seed: cfg.seed, n, taskSets, methods: [...methods], rows, tuning, evaluations,
+    split: 'test', seed: cfg.seed, n, taskSets, methods: [...methods], scaleProbe: [...(req.scaleProbe ?? [])], rows, tuning, evaluations,
     compute: { specialists: specialistsCompute, multiTask: plan.multiTaskRun.stages.reduce((sum, _s, i) => sum + b.compute.stage(i), 0) },
     seconds: { specialistsRun, multiTaskRun, merges: mergesSeconds },
     specialists: sp, multiTask, merged,

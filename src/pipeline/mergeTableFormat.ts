@@ -22,8 +22,8 @@ function table(head: string[], body: string[][]): string {
   return [row(head), row(head.map(() => '---')), ...body.map(row)].join('\n');
 }
 
-/** Rows weighed against each task set's own specialist: the merges, the multi-task model and the shared model. */
-export const COMPARED_WITH_SPECIALIST: ReadonlySet<MergeTableRowKind> = new Set(['merge', 'multi-task', 'base']);
+/** Rows weighed against each task set's own specialist: the merges, the multi-task model, the shared model and the scale probe's rows. */
+export const COMPARED_WITH_SPECIALIST: ReadonlySet<MergeTableRowKind> = new Set(['merge', 'multi-task', 'base', 'scaled']);
 
 /** The row of task set `set`'s own specialist (labelled `specialist <set>`), or undefined. */
 export function ownSpecialist<R extends { kind: string; label: string }>(rows: readonly R[], set: string): R | undefined {
@@ -84,6 +84,7 @@ export function formatMergeTableMarkdown(r: MergeTableResult): string {
     return `${x.label.replace(/^merge /, '')} (weights ${o.weights.join(', ')}, density ${o.density}, λ ${o.lambda}${x.label.includes('dare') ? `, seed ${o.seed}` : ''}${x.label.includes('ram') ? `, ε ${o.epsilon}` : ''})`;
   });
   if (opts.length) out.push('', `Merge options: ${opts.join('; ')}.`);
+  if (r.scaleProbe.length) out.push('', `Scale probe (λ ${r.scaleProbe.join(', ')}): each specialist's own task vector alone, base + λ·(specialist − base), scored on the same test tasks. An averaging merge of ${r.specialists.models.length} specialists hands each task about 1/${r.specialists.models.length} of its vector: where the skill is gone at that scale with no other vector present, the merge's loss is the vector's non-linearity, not interference.`);
   if (r.tuning.length) out.push('', ...formatTuning(r.tuning));
   out.push('', `Compute (forward-token-equivalents): specialists ${(r.compute.specialists / 1e6).toFixed(2)} M in total, multi-task ${(r.compute.multiTask / 1e6).toFixed(2)} M. Wall: specialists' run ${r.seconds.specialistsRun.toFixed(0)} s, multi-task run ${r.seconds.multiTaskRun.toFixed(0)} s, merges + ${r.tuning.length ? 'tuning + ' : ''}their evals ${r.seconds.merges.toFixed(0)} s.`);
   return out.join('\n');
@@ -111,6 +112,8 @@ export interface MergeTableJson {
   n: number;
   taskSets: string[];
   methods: string[];
+  /** λ values of the scale probe (absent in tables saved before it existed). */
+  scaleProbe?: number[];
   rows: MergeTableRow[];
   tuning: TuneResult[];
   evaluations: EvalRecord[];
@@ -120,5 +123,5 @@ export interface MergeTableJson {
 }
 
 export function mergeTableJson(r: MergeTableResult): MergeTableJson {
-  return { split: r.split, seed: r.seed, n: r.n, taskSets: r.taskSets, methods: r.methods, rows: r.rows, tuning: r.tuning, evaluations: r.evaluations, compute: r.compute, seconds: r.seconds, specialists: r.specialists.models.map((m) => m.label) };
+  return { split: r.split, seed: r.seed, n: r.n, taskSets: r.taskSets, methods: r.methods, scaleProbe: r.scaleProbe, rows: r.rows, tuning: r.tuning, evaluations: r.evaluations, compute: r.compute, seconds: r.seconds, specialists: r.specialists.models.map((m) => m.label) };
 }
