@@ -4,10 +4,24 @@ import { SPLITS } from '../splits';
 import { canonicalCall } from './expertPolicy';
 import { ROUTING_FAMILIES } from './family';
 import { ROUTING_VALUE_POOLS, ROUTING_VALUES, type RoutingValueType } from './routingPools';
-import { compactToolSignatures, generateRoutingTask, MULTI_CALL_SHARE, ROUTING_LEVEL_TOOLS, ROUTING_LEVELS, ROUTING_TOOLS } from './routingTask';
+import { compactToolSignatures, generateRoutingTask, MULTI_CALL_SHARE, ROUTING_LEVEL_TOOLS, ROUTING_LEVELS, ROUTING_TOOLS, type RoutingLevel } from './routingTask';
 import { ROUTING_JOINERS, ROUTING_TEMPLATES } from './routingTemplates';
 
 const TYPES = Object.keys(ROUTING_VALUE_POOLS) as RoutingValueType[];
+
+/** The best rule that sees only the value's type (the argument's name): the majority tool per type, over n test tasks of seed 3. */
+function bestValueTypeRule(level: RoutingLevel, n: number): number {
+  const byType = new Map<string, Map<string, number>>();
+  for (let i = 0; i < n; i++) {
+    const t = generateRoutingTask(3, i, 'test', level);
+    const [name] = Object.keys(t.groundTruth[0]);
+    const param = Object.keys(t.groundTruth[0][name])[0];
+    const counts = byType.get(param) ?? new Map<string, number>();
+    counts.set(name, (counts.get(name) ?? 0) + 1);
+    byType.set(param, counts);
+  }
+  return [...byType.values()].reduce((s, counts) => s + Math.max(...counts.values()), 0) / n;
+}
 
 describe('routing task sets', () => {
   it('are deterministic per (level, seed, index, split) and reject unknown splits and levels', () => {
@@ -92,34 +106,14 @@ describe('routing task sets', () => {
     const names = (level: 'route4' | 'route4b' | 'route8') => ROUTING_LEVEL_TOOLS[level].map((r) => r.tool.function.name);
     expect(names('route4b').filter((x) => names('route4').includes(x))).toEqual([]);
     expect(names('route4b').every((x) => names('route8').includes(x))).toBe(true);
-    const n = 2000;
-    const byParam = new Map<string, Map<string, number>>();
-    for (let i = 0; i < n; i++) {
-      const t = generateRoutingTask(3, i, 'test', 'route4b');
-      const [name] = Object.keys(t.groundTruth[0]);
-      const param = Object.keys(t.groundTruth[0][name])[0];
-      const counts = byParam.get(param) ?? new Map<string, number>();
-      counts.set(name, (counts.get(name) ?? 0) + 1);
-      byParam.set(param, counts);
-    }
-    const best = [...byParam.values()].reduce((s, counts) => s + Math.max(...counts.values()), 0) / n;
+    const best = bestValueTypeRule('route4b', 2000);
     expect(best).toBeGreaterThan(0.7);
     expect(best).toBeLessThan(0.8);
   });
 
   it('route8: no value-type rule beats ~50 %; route8-multi asks for two different tools in ~35 % of requests', () => {
     const n = 2000;
-    const byType = new Map<string, Map<string, number>>();
-    for (let i = 0; i < n; i++) {
-      const t = generateRoutingTask(3, i, 'test', 'route8');
-      const [name] = Object.keys(t.groundTruth[0]);
-      const param = Object.keys(t.groundTruth[0][name])[0];
-      const counts = byType.get(param) ?? new Map<string, number>();
-      counts.set(name, (counts.get(name) ?? 0) + 1);
-      byType.set(param, counts);
-    }
-    // the best rule that sees only the value's type: the majority tool of each type
-    const best = [...byType.values()].reduce((s, counts) => s + Math.max(...counts.values()), 0) / n;
+    const best = bestValueTypeRule('route8', n);
     expect(best).toBeLessThan(0.55);
     let multi = 0;
     for (let i = 0; i < n; i++) {
