@@ -22,6 +22,12 @@ describe('share links', () => {
     expect(shareHash(service).length).toBeLessThan(MAX_ENCODED_CHARS / 4);
   });
 
+  it("keeps a stage's own lora (false under a run-wide rank, or its own rank)", () => {
+    const [first, ...rest] = service.stages;
+    const withLora = { ...service, lora: { rank: 4 }, stages: [{ ...first, lora: false }, ...rest] } as typeof service;
+    expect(readShareLink(shareHash(withLora))).toEqual({ kind: 'ok', config: withLora, autostart: false });
+  });
+
   it('builds a full URL, replacing an existing fragment, and reads the query string too', () => {
     const url = shareUrl('http://127.0.0.1:4173/?adapter=core#pipeline=old', service);
     expect(url).toBe(`http://127.0.0.1:4173/?adapter=core#pipeline=${encodePipeline(service)}`);

@@ -48,6 +48,17 @@ export const contextSchema = z.object({
 }).strict();
 export type ContextConfig = z.infer<typeof contextSchema>;
 
+/** LoRA adapters: rank r on every projection, scale s = alpha / r (default alpha = 2·r). */
+const loraSchema = z.object({ rank: int(1, 4096), alpha: num(0, 1e6).refine((a) => a > 0, { error: 'must be more than 0' }).optional() }).strict();
+export type LoraSetting = z.infer<typeof loraSchema>;
+
+/**
+ * A training stage's own LoRA, overriding config.lora for that stage: false = full fine-tuning here,
+ * {rank, alpha} = adapters here (absent: config.lora). E.g. a fully fine-tuned shared stage followed
+ * by specialists trained as adapters of it (low-rank task vectors for a merge).
+ */
+const stageLoraSchema = z.union([z.literal(false), loraSchema], { error: 'must be false (full fine-tuning in this stage) or {rank, alpha?}' }).optional();
+
 /** SFT on verified synthetic trajectories of a task mix (train split), or on a chat JSONL file. */
 export const sftStageSchema = z.object({
   kind: z.literal('sft'),
@@ -80,6 +91,8 @@ export const sftStageSchema = z.object({
   minLrRatio: num(0, 1).default(1),
   /** Train one specialist per task-mix entry (weight > 0), each on its entry alone, for a later merge stage (specialists.ts). */
   specialists: z.boolean().optional(),
+  /** This stage's LoRA (false: full fine-tuning; absent: config.lora). */
+  lora: stageLoraSchema,
 }).strict();
 export type SftStageConfig = z.infer<typeof sftStageSchema>;
 
@@ -120,6 +133,8 @@ export const grpoStageSchema = z.object({
   evalEvery: int(0, 1_000_000).default(0),
   /** Train one specialist per task-mix entry (weight > 0), each on its entry alone, for a later merge stage (specialists.ts). */
   specialists: z.boolean().optional(),
+  /** This stage's LoRA (false: full fine-tuning; absent: config.lora). */
+  lora: stageLoraSchema,
 }).strict();
 export type GrpoStageConfig = z.infer<typeof grpoStageSchema>;
 
@@ -176,9 +191,9 @@ export const pipelineConfigSchema = z.object({
   /**
    * LoRA: every training stage trains fresh rank-r adapters on all projections of the frozen model
    * (model/lora.ts; s = alpha / rank, default alpha = 2·rank) and merges them into it at the stage's
-   * end. Absent: full fine-tuning.
+   * end. Absent: full fine-tuning. A stage's own `lora` overrides it for that stage (stageLora).
    */
-  lora: z.object({ rank: int(1, 4096), alpha: num(0, 1e6).refine((a) => a > 0, { error: 'must be more than 0' }).optional() }).strict().optional(),
+  lora: loraSchema.optional(),
   stages: z.array(stageSchema).max(64),
 }).strict();
 export type PipelineConfig = z.infer<typeof pipelineConfigSchema>;
@@ -208,7 +223,11 @@ function crossFieldErrors(cfg: PipelineConfig): string[] {
   const c = cfg.context;
   if (c.maxNewTokensPerTurn > c.maxTotalTokens) errors.push(`context.maxNewTokensPerTurn: ${c.maxNewTokensPerTurn} is more than context.maxTotalTokens (${c.maxTotalTokens})`);
   const hidden = PRESETS[cfg.preset].hiddenSize;
-  if (cfg.lora && cfg.lora.rank > hidden) errors.push(`lora.rank: ${cfg.lora.rank} is more than preset ${cfg.preset}'s hidden size (${hidden}); a rank that large is no longer low-rank: choose at most ${hidden}`);
+  const rankError = (at: string, l: LoraSetting | false | undefined) => {
+    if (l && l.rank > hidden) errors.push(`${at}.rank: ${l.rank} is more than preset ${cfg.preset}'s hidden size (${hidden}); a rank that large is no longer low-rank: choose at most ${hidden}`);
+  };
+  rankError('lora', cfg.lora);
+  cfg.stages.forEach((s, i) => { if (s.kind === 'sft' || s.kind === 'grpo') rankError(`stages.${i}.lora`, s.lora); });
   errors.push(...specialistErrors(cfg));
   return errors;
 }
@@ -269,10 +288,20 @@ function specialistErrors(cfg: PipelineConfig): string[] {
     }
   });
   if (open >= 0) errors.push(`stages.${open}.specialists: no merge stage follows the specialists; add one after this stage (or untick specialists)`);
-  if (cfg.lora) {
-    cfg.stages.forEach((s, i) => {
-      if (s.kind === 'grpo' && s.staleness !== undefined) errors.push(`stages.${i}.staleness: async GRPO trains all weights in its trainer worker, not LoRA adapters; choose synchronous or remove lora`);
-    });
-  }
+  cfg.stages.forEach((s, i) => {
+    if (s.kind === 'grpo' && s.staleness !== undefined && stageLora(cfg, i)) errors.push(`stages.${i}.staleness: async GRPO trains all weights in its trainer worker, not LoRA adapters; choose synchronous or remove lora`);
+  });
   return errors;
+}
+
+/** The LoRA that stage i trains with: its own `lora` (false: none), else config.lora; undefined = full fine-tuning or not a training stage. */
+export function stageLora(cfg: Pick<PipelineConfig, 'lora' | 'stages'>, i: number): LoraSetting | undefined {
+  const s = cfg.stages[i];
+  if (!s || (s.kind !== 'sft' && s.kind !== 'grpo')) return undefined;
+  return s.lora === false ? undefined : s.lora ?? cfg.lora;
+}
+
+/** Whether any training stage of the config trains LoRA adapters. */
+export function anyStageLora(cfg: Pick<PipelineConfig, 'lora' | 'stages'>): LoraSetting | undefined {
+  return cfg.stages.map((_, i) => stageLora(cfg, i)).find((l) => l !== undefined);
 }

@@ -3,7 +3,8 @@
 // weights equal the merge method applied to those specialists (not one of them, not the start); an
 // eval before the merge scores every specialist. LoRA trains adapters only: what moves is a rank-≤r
 // update of the projections, and norms and embeddings stay bit-identical; a LoRA run stopped inside
-// its stage resumes with its checkpoint's adapters to the same weights as a run that never stopped.
+// its stage resumes with its checkpoint's adapters to the same weights as a run that never stopped. A
+// stage's own `lora: false` trains every weight; the next stage's adapters start from its weights.
 import { describe, expect, it } from 'vitest';
 import { testRuntime } from '../gpu/testDevice';
 import { initialWeights } from '../model/weights';
@@ -95,6 +96,36 @@ describe('pipeline merge stage', () => {
     }
     expect(adapted).toBe(7); // q, k, v, o, gate, up, down of the one layer
   }, 120_000);
+
+  it("a stage's own lora: false trains every weight under config.lora; the next stage's adapters move only the projections, by rank ≤ 2, from there", async () => {
+    const rt = await testRuntime('opengles');
+    const start = initialWeights(MICRO_MODEL, 3);
+    const run = async (stages: PipelineConfigInput['stages']) => {
+      const r = await runPipeline(rt, config([ROUTE4], stages, { lora: { rank: 2 } }), {}, { model: MICRO_MODEL, initial: start });
+      const weights = await r.weights.download();
+      r.weights.destroy();
+      return { r, weights };
+    };
+    const full = await run([{ ...SFT, lora: false }]);
+    const then = await run([{ ...SFT, lora: false }, SFT]);
+    expect(full.r.sft[0].streams).toEqual({ data: 0 }); // no adapters drawn in the full stage
+    expect(then.r.sft[1].streams).toEqual({ data: 1, lora: 1 });
+    const embed = 'model.embed_tokens.weight';
+    expect(full.weights.get(embed)).not.toEqual(start.get(embed)); // full fine-tuning moved the embeddings
+    let adapted = 0;
+    for (const [name, w] of then.weights) {
+      const w1 = full.weights.get(name)!;
+      if (!/_proj\.weight$/.test(name)) {
+        expect(w, name).toEqual(w1);
+        continue;
+      }
+      const rank = numericRank(w.map((x, j) => x - w1[j]), w.length / inFeatures(name), inFeatures(name));
+      expect(rank, name).toBeGreaterThan(0);
+      expect(rank, name).toBeLessThanOrEqual(2);
+      adapted++;
+    }
+    expect(adapted).toBe(7);
+  }, 180_000);
 
   it('LoRA: stopped at SFT step 4 of 6 and resumed from the checkpoint (adapters included), the same weights as a run that never stopped', async () => {
     const rt = await testRuntime('opengles');

@@ -27,7 +27,7 @@ import { defaultRenderer } from '../train/rl/rollout';
 import type { Trajectory } from '../train/rl/trajectory';
 import { DEFAULT_SFT, type SftResume, trainSft } from '../train/sft/sft';
 import { mixSeeds } from '../util/seeds';
-import { type EvalStageConfig, type GrpoStageConfig, type MergeStageConfig, type PipelineConfig, type SftStageConfig, specialistEntries, type StageConfig } from './config';
+import { anyStageLora, type EvalStageConfig, type GrpoStageConfig, type MergeStageConfig, type PipelineConfig, type SftStageConfig, specialistEntries, stageLora, type StageConfig } from './config';
 import { STAGE_STREAMS_VERSION, stageStreamAfter, TRAINING_KINDS } from './stageStream';
 import { grpoLoopConfig, rolloutConfig } from './loopSettings';
 import { rewardWeightErrors, rewardWeightLine } from './rewardWeights';
@@ -48,8 +48,11 @@ export async function runPipeline(rt: GpuRuntime, cfg: PipelineConfig, hooks: Pi
   if (cfg.context.maxTotalTokens > model.maxPositionEmbeddings) {
     throw new Error(`context.maxTotalTokens (${cfg.context.maxTotalTokens}) is longer than the model's context (${model.maxPositionEmbeddings} positions): lower it or pick a larger preset`);
   }
-  if (cfg.lora && cfg.lora.rank > model.hiddenSize) throw new Error(`lora.rank (${cfg.lora.rank}) is more than the model's hidden size (${model.hiddenSize}): choose a rank of at most ${model.hiddenSize}`);
-  if (cfg.lora && opts.weights?.lora) throw new Error('config.lora attaches adapters per stage, but the given model already trains its own LoRA adapters (npm run learn --model: --lora-rank); drop one of them');
+  cfg.stages.forEach((_, i) => {
+    const l = stageLora(cfg, i);
+    if (l && l.rank > model.hiddenSize) throw new Error(`${l === cfg.lora ? 'lora' : `stages.${i}.lora`}.rank (${l.rank}) is more than the model's hidden size (${model.hiddenSize}): choose a rank of at most ${model.hiddenSize}`);
+  });
+  if (anyStageLora(cfg) && opts.weights?.lora) throw new Error('config.lora attaches adapters per stage, but the given model already trains its own LoRA adapters (npm run learn --model: --lora-rank); drop one of them');
   const rewardErrors = rewardWeightErrors(cfg);
   if (rewardErrors.length > 0) throw new Error(rewardErrors.map(rewardWeightLine).join('; '));
   const w = opts.weights ?? new GpuWeights(rt, model, opts.initial ?? initialWeights(model, cfg.seed));
@@ -112,7 +115,7 @@ class Run {
 
   /** The streams training stage i draws (recorded with its results). */
   private streams(i: number): StageStreams {
-    return { data: this.stream(i), ...(this.cfg.lora ? { lora: this.stream(i, TRAINING_KINDS) } : {}) };
+    return { data: this.stream(i), ...(stageLora(this.cfg, i) ? { lora: this.stream(i, TRAINING_KINDS) } : {}) };
   }
 
   /** What a checkpoint stores as the run's metrics: everything reported so far, and the stage running. */
@@ -193,7 +196,7 @@ class Run {
     // async staleness bound; undefined = the sync loop (always for specialists: they train here, on one task set)
     const k = this.specialist !== null ? undefined : s.staleness ?? (this.opts.rolloutPool ? 0 : undefined);
     if (k !== undefined && this.opts.shard) throw new Error(`stage ${i} (grpo): a data-parallel run trains GRPO with synchronous rollouts on every rank; remove this stage's staleness`);
-    if (k !== undefined && this.cfg.lora) throw new Error(`stage ${i} (grpo): LoRA stages train here with synchronous rollouts; this run's rollouts go to other tabs or machines (the swarm): remove lora, or train without sharing the run`);
+    if (k !== undefined && stageLora(this.cfg, i)) throw new Error(`stage ${i} (grpo): LoRA stages train here with synchronous rollouts; this run's rollouts go to other tabs or machines (the swarm): remove lora, or train without sharing the run`);
     const validationN = this.cfg.stages.find((x): x is EvalStageConfig => x.kind === 'eval' && x.split === 'validation')?.n ?? 64;
     const onStep = async (r: RlStepRecord) => {
       this.result.compute.addGrpo(i, r, s.klCoef > 0);
@@ -281,10 +284,10 @@ class Run {
     return this.specialist === null ? {} : { specialist: this.specialist };
   }
 
-  /** A training stage's loop, with config.lora on adapters (loraStage.ts; a resumed stage gets its checkpoint's). */
+  /** A training stage's loop, with its LoRA (stageLora: the stage's own, else config.lora) on adapters (loraStage.ts; a resumed stage gets its checkpoint's). */
   private withLora<T>(i: number, train: () => Promise<T>): Promise<T> {
     const saved = i === this.resumeStage && this.specialist === null ? this.opts.resume?.lora : undefined;
-    return trainWithLora(this.rt, this.w, this.cfg.lora, mixSeeds(this.cfg.seed, 0x10a4, this.stream(i, TRAINING_KINDS)), saved, train);
+    return trainWithLora(this.rt, this.w, stageLora(this.cfg, i), mixSeeds(this.cfg.seed, 0x10a4, this.stream(i, TRAINING_KINDS)), saved, train);
   }
 
   /** Writes whole host weights (HF names) into the run's model. */

@@ -1,7 +1,7 @@
 // Specialist stages and merge stages in the PipelineConfig: where they may stand (a merge needs ≥ 2
 // specialists before it; specialists need a merge after them) and LoRA's bounds. Pure validation.
 import { describe, expect, it } from 'vitest';
-import { PIPELINE_CONFIG_VERSION, pendingSpecialists, stageRepeats, validatePipelineConfig } from './config';
+import { anyStageLora, PIPELINE_CONFIG_VERSION, pendingSpecialists, stageLora, stageRepeats, validatePipelineConfig } from './config';
 import { EXAMPLE_PIPELINES } from './presets';
 
 const two = [{ family: 'function-calling', level: 'route4', weight: 1 }, { family: 'function-calling', level: 'route8', weight: 1 }];
@@ -54,6 +54,26 @@ describe('merge stages and specialists', () => {
     expect(errors(cfg([sft()], { lora: { rank: 4, alpha: 0 } }))).toEqual(['lora.alpha: must be more than 0']);
     expect(errors(cfg([sft()], { lora: { rank: 4, extra: 1 } }))[0]).toMatch(/^lora: /);
     expect(errors(cfg([grpo({ staleness: 1 })], { lora: { rank: 4 } }))).toEqual([expect.stringMatching(/^stages\.0\.staleness: async GRPO trains all weights in its trainer worker, not LoRA adapters/)]);
+  });
+
+  it("a stage's own lora overrides config.lora for that stage: false = full fine-tuning, {rank} = adapters; checked like config.lora", () => {
+    const ok = (input: object) => {
+      const r = validatePipelineConfig(input);
+      if (!r.ok) throw new Error(r.errors.join('; '));
+      return r.config;
+    };
+    const mixed = ok(cfg([sft({ lora: false }), sft({ specialists: true }), grpo({ specialists: true, lora: { rank: 2, alpha: 1 } }), merge()], { lora: { rank: 8 } }));
+    expect([0, 1, 2, 3].map((i) => stageLora(mixed, i))).toEqual([undefined, { rank: 8 }, { rank: 2, alpha: 1 }, undefined]);
+    expect(anyStageLora(mixed)).toEqual({ rank: 8 });
+    const onlyOne = ok(cfg([sft(), sft({ lora: { rank: 4 } })]));
+    expect([stageLora(onlyOne, 0), stageLora(onlyOne, 1)]).toEqual([undefined, { rank: 4 }]);
+    expect(anyStageLora(ok(cfg([sft({ lora: false })], { lora: { rank: 4 } })))).toBeUndefined();
+    expect(errors(cfg([sft(), sft({ lora: { rank: 97 } })]))).toEqual([expect.stringMatching(/^stages\.1\.lora\.rank: 97 is more than preset nano's hidden size \(96\)/)]);
+    expect(errors(cfg([sft({ lora: true })]))).toEqual(['stages.0.lora: must be false (full fine-tuning in this stage) or {rank, alpha?}']);
+    expect(errors(cfg([sft({ lora: { rank: 0 } })]))[0]).toMatch(/^stages\.0\.lora/);
+    // async GRPO refused where the stage trains adapters, allowed where it opts out of config.lora
+    expect(errors(cfg([grpo({ staleness: 1, lora: { rank: 4 } })]))).toEqual([expect.stringMatching(/^stages\.0\.staleness: async GRPO trains all weights/)]);
+    expect(errors(cfg([grpo({ staleness: 1, lora: false })], { lora: { rank: 4 } }))).toEqual([]);
   });
 
   it('the "All + merge" example trains a specialist per task set, scores each, merges them and scores the merge', () => {
