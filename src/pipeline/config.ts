@@ -301,7 +301,7 @@ export function stageLora(cfg: Pick<PipelineConfig, 'lora' | 'stages'>, i: numbe
   return s.lora === false ? undefined : s.lora ?? cfg.lora;
 }
 
-/** Whether any training stage of the config trains LoRA adapters. */
+/** The LoRA of the first training stage that trains adapters; undefined when every stage trains all weights. */
 export function anyStageLora(cfg: Pick<PipelineConfig, 'lora' | 'stages'>): LoraSetting | undefined {
   return cfg.stages.map((_, i) => stageLora(cfg, i)).find((l) => l !== undefined);
 }

@@ -1,4 +1,4 @@
-// LoRA in the pipeline (config.lora): a training stage's loop runs with fresh rank-r adapters on every
+// LoRA in the pipeline (config.lora, or a stage's own lora: config.ts stageLora): a training stage's loop runs with fresh rank-r adapters on every
 // projection of the frozen model (model/lora.ts, model/loraAttach.ts), and the adapters are merged
 // into the model (W ← W + s·B·A, s = alpha / r) when the loop ends — so every later stage,
 // evaluation, merge, checkpoint between stages and download sees plain weights, and the next

@@ -52,7 +52,7 @@ export async function runPipeline(rt: GpuRuntime, cfg: PipelineConfig, hooks: Pi
     const l = stageLora(cfg, i);
     if (l && l.rank > model.hiddenSize) throw new Error(`${l === cfg.lora ? 'lora' : `stages.${i}.lora`}.rank (${l.rank}) is more than the model's hidden size (${model.hiddenSize}): choose a rank of at most ${model.hiddenSize}`);
   });
-  if (anyStageLora(cfg) && opts.weights?.lora) throw new Error('config.lora attaches adapters per stage, but the given model already trains its own LoRA adapters (npm run learn --model: --lora-rank); drop one of them');
+  if (anyStageLora(cfg) && opts.weights?.lora) throw new Error('config.lora (or a stage\'s own lora) attaches adapters per stage, but the given model already trains its own LoRA adapters (npm run learn --model: --lora-rank); drop one of them');
   const rewardErrors = rewardWeightErrors(cfg);
   if (rewardErrors.length > 0) throw new Error(rewardErrors.map(rewardWeightLine).join('; '));
   const w = opts.weights ?? new GpuWeights(rt, model, opts.initial ?? initialWeights(model, cfg.seed));
