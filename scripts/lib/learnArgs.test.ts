@@ -17,6 +17,10 @@ describe('parseLearnArgs', () => {
     const framed = learningConfig(parseLearnArgs(['--family', 'function-calling', '--sft-framed-requests', '0.5']).options);
     expect(framed.stages[0]).toMatchObject({ kind: 'sft', data: { source: 'synthetic', framedRequests: 0.5 } });
     expect(() => parseLearnArgs(['--family', 'function-calling', '--sft-framed-requests', '1.5'])).toThrow(/sft-framed-requests/);
+    const demo = learningConfig(parseLearnArgs(['--family', 'function-calling', '--level', 'route4', '--sft-phrasings', '4']).options);
+    expect(demo.stages[0]).toMatchObject({ kind: 'sft', data: { source: 'synthetic', phrasings: 4 } });
+    expect(learningConfig(parseLearnArgs(['--family', 'function-calling']).options).stages[0]).not.toHaveProperty('data.phrasings');
+    expect(() => parseLearnArgs(['--family', 'function-calling', '--sft-phrasings', '0'])).toThrow(/sft-phrasings/);
     expect(parseLearnArgs(['--family', 'all']).options.tasks.map((t) => t.family)).toEqual(['function-calling', 'service', 'coding']);
   });
 

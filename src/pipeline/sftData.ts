@@ -8,6 +8,7 @@ import { withRandomValues } from '../data/randomValues';
 import { withWrappedRequest } from '../data/requestWrappers';
 import { withEditedRequest } from '../data/requestEdits';
 import { withFramedRequest } from '../data/requestFrames';
+import { demonstratedPhrasings } from '../envs/functionCalling/routingTemplates';
 import type { FunctionCallingTask } from '../envs/functionCalling/types';
 import { Rng } from '../util/rng';
 import { runEpisode } from '../eval/rollout';
@@ -33,6 +34,8 @@ export interface SftDataReport {
   editedRequests?: number;
   /** How many function-calling examples had their request rebuilt from a frame and a cue (when a share was asked for). */
   framedRequests?: number;
+  /** Routing tasks passed over because a request phrasing is not among the demonstrated ones (when `phrasings` was asked for). */
+  undemonstrated?: number;
   /** Synthetic data: expert episodes run, and those the verification rejected. */
   generated?: number;
   rejected?: number;
@@ -75,8 +78,11 @@ export function encodeSftConversations(conversations: readonly { messages: reado
  */
 export async function syntheticSftDocs(
   family: EnvFamily, examples: number, seed: number, tok: Tokenizer, render: PromptRenderer, maxTokens: number, limits?: Partial<EpisodeLimits>,
-  /** Shares of function-calling tasks whose argument values are random value-shaped strings (data/randomValues.ts), whose request is wrapped in small talk (data/requestWrappers.ts), whose request gets word edits (data/requestEdits.ts), whose request is rebuilt from a generic frame and a cue of its tool (data/requestFrames.ts). */
-  augment: { randomValues?: number; wrappedRequests?: number; editedRequests?: number; framedRequests?: number } = {},
+  /**
+   * Shares of function-calling tasks whose argument values are random value-shaped strings (data/randomValues.ts), whose request is wrapped in small talk (data/requestWrappers.ts), whose request gets word edits (data/requestEdits.ts), whose request is rebuilt from a generic frame and a cue of its tool (data/requestFrames.ts);
+   * `phrasings`: keep only routing tasks whose request phrasings are all among the first K train phrasings of their tool (routingTemplates.demonstratedPhrasings), checked before any augmentation.
+   */
+  augment: { randomValues?: number; wrappedRequests?: number; editedRequests?: number; framedRequests?: number; phrasings?: number } = {},
 ): Promise<{ docs: EncodedDoc[]; report: SftDataReport }> {
   const kept: { messages: ChatMessage[]; tools: ToolSpec[] }[] = [];
   const rejectedBy: Record<string, number> = {};
@@ -87,8 +93,19 @@ export async function syntheticSftDocs(
   let edited = 0;
   let framed = 0;
   const { randomValues = 0, wrappedRequests = 0, editedRequests = 0, framedRequests = 0 } = augment;
-  for (let i = 0; kept.length < examples && i < maxAttempts; i++) {
+  const demonstrated = augment.phrasings === undefined ? undefined : demonstratedPhrasings(augment.phrasings);
+  let undemonstrated = 0;
+  // tasks passed over for their phrasing are not attempts: only expert episodes count against the bound
+  for (let i = 0; kept.length < examples && i - undemonstrated < maxAttempts; i++) {
     let task = family.generateTask(seed, i, 'train');
+    if (demonstrated) {
+      const shown = task.family === 'function-calling' ? (task as FunctionCallingTask).phrasings : undefined;
+      if (!shown) throw new Error(`SFT data: phrasings ${augment.phrasings} keeps requests of the first ${augment.phrasings} train phrasings per tool, but task ${task.id} has no routing phrasing: use it with routing task sets only (route4, route8, route8-multi, route4b)`);
+      if (!shown.every((p) => demonstrated.has(p))) {
+        undemonstrated++;
+        continue;
+      }
+    }
     if ((randomValues > 0 || wrappedRequests > 0 || editedRequests > 0 || framedRequests > 0) && task.family === 'function-calling') {
       const rng = new Rng(mixSeeds(seed, 0x7a1e, i));
       if (rng.next() < randomValues) {
@@ -127,7 +144,7 @@ export async function syntheticSftDocs(
     throw new Error(`SFT data: the experts produced ${kept.length} of ${examples} verified conversations in ${generated} episodes (rejected: ${JSON.stringify(rejectedBy)})`);
   }
   const encoded = encodeSftConversations(kept, tok, render, maxTokens);
-  return { docs: encoded.docs, report: { ...encoded.report, generated, rejected: generated - kept.length, ...(randomValues > 0 ? { randomValues: randomised } : {}), ...(wrappedRequests > 0 ? { wrappedRequests: wrapped } : {}), ...(editedRequests > 0 ? { editedRequests: edited } : {}), ...(framedRequests > 0 ? { framedRequests: framed } : {}) } };
+  return { docs: encoded.docs, report: { ...encoded.report, generated, rejected: generated - kept.length, ...(demonstrated ? { undemonstrated } : {}), ...(randomValues > 0 ? { randomValues: randomised } : {}), ...(wrappedRequests > 0 ? { wrappedRequests: wrapped } : {}), ...(editedRequests > 0 ? { editedRequests: edited } : {}), ...(framedRequests > 0 ? { framedRequests: framed } : {}) } };
 }
 
 /** HF chat JSONL conversations (e.g. `npm run synth` output) as SFT input. */

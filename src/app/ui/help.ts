@@ -28,6 +28,7 @@ export const HELP = {
   batchSize: 'Rows per SFT step (each row packs several conversations that share their system prompt).',
   examples: 'Verified expert conversations in the fixed SFT set (cycled for the stage\'s steps).',
   wrappedRequests: 'Share (0–1) of the function-calling SFT examples whose request is wrapped in a few words of small talk ("hey, …", "… thanks"), so the argument sits at new positions and the model has to find it by its words (empty or 0: none).',
+  phrasings: 'Routing task sets only: the SFT set demonstrates requests of the first K train phrasings of each tool (of 8); GRPO tasks still draw all of them, so the rest are learnt from the reward alone (empty: all).',
   framedRequests: 'Share (0–1) of the function-calling SFT examples whose request is rebuilt from a generic frame and a cue word of its tool ("need the forecast for Lima"), so the frame says nothing about the tool and only the cue does; no framed phrasing is a validation or test one (empty or 0: none).',
   editedRequests: 'Share (0–1) of the function-calling SFT examples whose request gets one or two word edits: a word that several tools\' phrasings share ("what", "is", "in") deleted or inserted, or two neighbouring words swapped, so only each tool\'s own cue words tell the tools apart (empty or 0: none).',
   randomValues: 'Share (0–1) of the function-calling SFT examples whose argument values are replaced by random letters of the same shape, so the model learns to copy the value from the request instead of memorising the training values (empty or 0: none).',

@@ -54,3 +54,13 @@ export const ROUTING_JOINERS: SplitLists<string> = {
   validation: ['{a} plus {b}'],
   test: ['{a}, and also {b}'],
 };
+
+/**
+ * The first `k` train phrasings of every tool ({x} templates): what an SFT set limited to `k`
+ * demonstrated phrasings shows (config `data.phrasings`). RL tasks keep all train phrasings, so the
+ * rest are requests the model meets only through the checker's reward, never in a demonstration.
+ */
+export function demonstratedPhrasings(k: number): ReadonlySet<string> {
+  if (!Number.isInteger(k) || k < 1) throw new Error(`demonstratedPhrasings: k must be a whole number ≥ 1, got ${k}`);
+  return new Set(Object.values(ROUTING_TEMPLATES).flatMap((lists) => lists.train.slice(0, k)));
+}
