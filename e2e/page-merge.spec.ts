@@ -46,6 +46,12 @@ test('the merge stage and the LoRA rank: edited, validated where they are, carri
   await page.fill('#pf-lora-rank', '4');
   await expect(page.getByTestId('error-form')).toBeEmpty();
   await expect(page.getByTestId('error-lora.rank')).toBeEmpty();
+  // a stage's own LoRA: "off" = full fine-tuning in the shared stage under the run's rank
+  await page.fill('#pf-stages-0-lora', 'eight');
+  await expect(page.getByTestId('error-stages.0.lora')).toContainText('must be false (full fine-tuning in this stage)');
+  await page.fill('#pf-stages-0-lora', 'off');
+  await expect(page.getByTestId('error-stages.0.lora')).toBeEmpty();
+  await expect(page.getByTestId('error-form')).toBeEmpty();
 
   await page.getByTestId('share').click();
   const url = await page.getByTestId('share-url').inputValue();
@@ -60,6 +66,10 @@ test('the merge stage and the LoRA rank: edited, validated where they are, carri
   const shared = await fresh.evaluate(() => JSON.parse(atob(location.hash.slice('#pipeline='.length).split('&')[0].replace(/-/g, '+').replace(/_/g, '/'))));
   expect(shared.stages[4]).toEqual({ kind: 'merge', method: 'dare-linear', weights: [1, 2, 1], density: 0.7, lambda: 0.8 });
   expect(shared.lora).toEqual({ rank: 4 });
+  await expect(fresh.locator('#pf-stages-0-lora')).toHaveValue('off');
+  await expect(fresh.locator('#pf-stages-1-lora')).toHaveValue('');
+  expect(shared.stages[0].lora).toBe(false);
+  expect(shared.stages[1]).not.toHaveProperty('lora');
   // clearing the rank is full fine-tuning again (no empty lora object left behind)
   await fresh.fill('#pf-lora-rank', '');
   await expect(fresh.getByTestId('error-form')).toBeEmpty();

@@ -5,7 +5,7 @@ import { EXAMPLE_PIPELINES } from '../pipeline/presets';
 import { validatePipelineConfig } from '../pipeline/config';
 import { AUTOSTART_MAX_SIZE, autostartHold, checkDraft, DEFAULT_PIPELINE, describeStages, newStage, parseNumber, runSizeVsDefault } from './pipelineDraft';
 import { trainingShapeOf } from './trainingShape';
-import { formatRewardWeights, parseRewardWeights } from './ui/stageFields';
+import { formatRewardWeights, formatStageLora, parseRewardWeights, parseStageLora } from './ui/stageFields';
 
 describe('the page pipeline draft', () => {
   it("defaults to the demo's pipeline (the first example), and every example is valid", () => {
@@ -86,5 +86,24 @@ describe('the page pipeline draft', () => {
     expect(checkDraft(cfg).errors.has(`stages.${i}.rewardWeights`)).toBe(false);
     cfg.stages[i].rewardWeights = parseRewardWeights('exactmatch=1');
     expect(checkDraft(cfg).errors.get(`stages.${i}.rewardWeights`)).toMatch(/^exactmatch: not a reward component of this task mix; its components are .*exact_match/);
+  });
+
+  it('reads and shows a stage\'s own LoRA as off / R / R/α text; anything else is left for the schema to refuse', () => {
+    expect([parseStageLora(''), parseStageLora(' off '), parseStageLora('FULL'), parseStageLora('8'), parseStageLora('8 / 16')]).toEqual([undefined, false, false, { rank: 8 }, { rank: 8, alpha: 16 }]);
+    expect(parseStageLora('eight')).toEqual({ rank: Number.NaN });
+    expect(parseStageLora('8/16/2')).toBe('8/16/2');
+    expect([formatStageLora(false), formatStageLora({ rank: 8 }), formatStageLora({ rank: 8, alpha: 16 })]).toEqual(['off', '8', '8/16']);
+    const cfg = structuredClone(DEFAULT_PIPELINE) as Record<string, unknown> & { stages: Record<string, unknown>[] };
+    const i = cfg.stages.findIndex((s) => s.kind === 'sft');
+    cfg.stages[i].lora = parseStageLora('off');
+    expect([...checkDraft(cfg).errors.keys()]).toEqual([]);
+    cfg.stages[i].lora = parseStageLora('8/16');
+    expect([...checkDraft(cfg).errors.keys()]).toEqual([]);
+    cfg.stages[i].lora = parseStageLora('eight');
+    expect(checkDraft(cfg).errors.get(`stages.${i}.lora`)).toMatch(/must be false/);
+    cfg.stages[i].lora = parseStageLora('8/16/2');
+    expect(checkDraft(cfg).errors.get(`stages.${i}.lora`)).toMatch(/must be false .* or \{rank, alpha\?\}/);
+    cfg.stages[i].lora = parseStageLora('1000');
+    expect(checkDraft(cfg).errors.get(`stages.${i}.lora.rank`)).toMatch(/more than preset/);
   });
 });

@@ -28,6 +28,31 @@ export function formatRewardWeights(value: unknown): string {
   return Object.entries(value).map(([k, w]) => `${k}=${String(w)}`).join(', ');
 }
 
+/**
+ * A training stage's own LoRA as text: '' → absent (the run-wide setting), 'off' → false (full
+ * fine-tuning in this stage), '8' → {rank: 8}, '8/16' → {rank: 8, alpha: 16}. Other text stays text
+ * (and a bad number NaN), which the schema refuses with the expected form.
+ */
+export function parseStageLora(text: string): unknown {
+  const t = text.trim();
+  if (t === '') return undefined;
+  if (/^(off|false|full)$/i.test(t)) return false;
+  const m = /^([^/\s]+)\s*(?:\/\s*([^/\s]+))?$/.exec(t);
+  if (!m) return t;
+  const rank = parseNumber(m[1]) ?? Number.NaN;
+  return m[2] === undefined ? { rank } : { rank, alpha: parseNumber(m[2]) ?? Number.NaN };
+}
+
+/** false → "off"; {rank: 8, alpha: 16} → "8/16"; {rank: 8} → "8". */
+export function formatStageLora(value: unknown): string {
+  if (value === false) return 'off';
+  if (typeof value !== 'object' || value === null) return String(value);
+  const { rank, alpha } = value as { rank?: unknown; alpha?: unknown };
+  return alpha === undefined ? String(rank) : `${String(rank)}/${String(alpha)}`;
+}
+
+const stageLoraField = (path: string): FieldSpec => ({ path, label: 'LoRA (this stage)', kind: 'text', help: 'stageLora', hint: 'off, R or R/α (empty: the run\'s setting)', parse: parseStageLora, format: formatStageLora });
+
 /** The GRPO rollout mode select: synchronous, or async with staleness k (stored as `staleness`). */
 export const ROLLOUT_MODES = [
   { value: '', label: 'synchronous' },
@@ -53,6 +78,7 @@ export function stageFields(kind: StageConfig['kind'], i: number): FieldSpec[] {
       { path: p('warmupSteps'), label: 'Warm-up steps', kind: 'int', help: 'warmupSteps' },
       { path: p('minLrRatio'), label: 'Final lr ratio', kind: 'num', help: 'minLrRatio' },
       { path: p('specialists'), label: 'Specialists', kind: 'bool', help: 'specialists' },
+      stageLoraField(p('lora')),
     ];
   }
   if (kind === 'grpo') {
@@ -70,6 +96,7 @@ export function stageFields(kind: StageConfig['kind'], i: number): FieldSpec[] {
       { path: p('samplingRounds'), label: 'Sampling rounds', kind: 'int', help: 'samplingRounds' },
       { path: p('evalEvery'), label: 'Validate every', kind: 'int', help: 'evalEvery' },
       { path: p('specialists'), label: 'Specialists', kind: 'bool', help: 'specialists' },
+      stageLoraField(p('lora')),
     ];
   }
   if (kind === 'merge') {
