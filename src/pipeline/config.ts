@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { TASK_FAMILY_NAMES } from '../envs/familyNames';
 import { PRESETS } from '../model/config';
+import { isRoutingLevel, ROUTING_LEVELS } from '../envs/functionCalling/routingTask';
 import { MERGE_METHODS } from '../train/merge/methods';
 
 /** Config format version; bumped when a saved config (checkpoint, share link) would mean something else. */
@@ -25,7 +26,6 @@ export type CreditScheme = (typeof CREDIT_SCHEMES)[number];
 const int = (min: number, max: number) => z.number().int({ error: 'must be a whole number' }).min(min, { error: `must be at least ${min}` }).max(max, { error: `must be at most ${max}` });
 const num = (min: number, max: number) => z.number().finite({ error: 'must be a finite number' }).min(min, { error: `must be at least ${min}` }).max(max, { error: `must be at most ${max}` });
 
-/** One entry of a task mix: a task set, its difficulty level (where the set has levels) and its share. */
 /** One entry of a task mix: a family, its level (task set; default the family's first, see envs/taskSets.ts) and its share. */
 export const taskMixEntrySchema = z.object({
   family: z.enum(TASK_FAMILY_NAMES, { error: `must be one of ${TASK_FAMILY_NAMES.join(', ')}` }),
@@ -231,6 +231,11 @@ function crossFieldErrors(cfg: PipelineConfig): string[] {
   };
   rankError('lora', cfg.lora);
   cfg.stages.forEach((s, i) => { if (s.kind === 'sft' || s.kind === 'grpo') rankError(`stages.${i}.lora`, s.lora); });
+  cfg.stages.forEach((s, i) => {
+    if (s.kind !== 'sft' || s.data.source !== 'synthetic' || s.data.phrasings === undefined) return;
+    const other = (s.data.tasks ?? cfg.tasks).filter((e) => e.weight > 0 && !(e.family === 'function-calling' && isRoutingLevel(e.level)));
+    if (other.length) errors.push(`stages.${i}.data.phrasings: demonstrated phrasings exist for the routing task sets only (function-calling ${ROUTING_LEVELS.join(', ')}); ${other.map((e) => `${e.family}${e.level ? `/${e.level}` : ''}`).join(', ')} has none: drop the field or those task sets`);
+  });
   errors.push(...specialistErrors(cfg));
   return errors;
 }

@@ -67,13 +67,17 @@ describe('SFT data with demonstrated phrasings', () => {
     await expect(syntheticSftDocs(functionCallingFamily, 4, 1, tok, defaultRenderer(tok), 4096, undefined, { phrasings: 4 })).rejects.toThrow(/routing task sets only/);
   });
 
-  it('the config field is validated (a whole number ≥ 1)', () => {
-    const cfg = (phrasings: unknown) => ({
-      version: PIPELINE_CONFIG_VERSION, preset: 'nano', seed: 1, tasks: [{ family: 'function-calling', level: 'route4', weight: 1 }], context: { maxTotalTokens: 384, maxNewTokensPerTurn: 16, maxTurns: 1 },
+  it('the config field is validated (a whole number ≥ 1, routing task sets only)', () => {
+    const cfg = (phrasings: unknown, tasks: unknown[] = [{ family: 'function-calling', level: 'route4', weight: 1 }]) => ({
+      version: PIPELINE_CONFIG_VERSION, preset: 'nano', seed: 1, tasks, context: { maxTotalTokens: 384, maxNewTokensPerTurn: 16, maxTurns: 1 },
       stages: [{ kind: 'sft', data: { source: 'synthetic', examples: 8, phrasings }, steps: 1, batchSize: 1, lr: 0.001 }],
     });
     expect(parsePipelineConfig(cfg(4)).stages[0]).toMatchObject({ data: { phrasings: 4 } });
     expect(() => parsePipelineConfig(cfg(0))).toThrow(/phrasings/);
     expect(() => parsePipelineConfig(cfg(2.5))).toThrow(/phrasings/);
+    // only routing task sets have phrasings: refused before the run, naming the task set
+    expect(() => parsePipelineConfig(cfg(4, [{ family: 'function-calling', level: 'route4', weight: 1 }, { family: 'service', level: 'status', weight: 1 }]))).toThrow(/stages\.0\.data\.phrasings: demonstrated phrasings exist for the routing task sets only .*service\/status has none/);
+    expect(() => parsePipelineConfig(cfg(4, [{ family: 'function-calling', weight: 1 }]))).toThrow(/function-calling has none/);
+    expect(parsePipelineConfig(cfg(4, [{ family: 'function-calling', level: 'route4b', weight: 1 }, { family: 'service', level: 'status', weight: 0 }])).stages[0]).toMatchObject({ data: { phrasings: 4 } });
   });
 });
