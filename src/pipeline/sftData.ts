@@ -9,6 +9,7 @@ import { withWrappedRequest } from '../data/requestWrappers';
 import { withEditedRequest } from '../data/requestEdits';
 import { withFramedRequest } from '../data/requestFrames';
 import { demonstratedPhrasings } from '../envs/functionCalling/routingTemplates';
+import { ROUTING_LEVELS } from '../envs/functionCalling/routingTask';
 import type { FunctionCallingTask } from '../envs/functionCalling/types';
 import { Rng } from '../util/rng';
 import { runEpisode } from '../eval/rollout';
@@ -100,7 +101,7 @@ export async function syntheticSftDocs(
     let task = family.generateTask(seed, i, 'train');
     if (demonstrated) {
       const shown = task.family === 'function-calling' ? (task as FunctionCallingTask).phrasings : undefined;
-      if (!shown) throw new Error(`SFT data: phrasings ${augment.phrasings} keeps requests of the first ${augment.phrasings} train phrasings per tool, but task ${task.id} has no routing phrasing: use it with routing task sets only (route4, route8, route8-multi, route4b)`);
+      if (!shown) throw new Error(`SFT data: phrasings ${augment.phrasings} keeps requests of the first ${augment.phrasings} train phrasings per tool, but task ${task.id} has no routing phrasing: use it with routing task sets only (${ROUTING_LEVELS.join(', ')})`);
       if (!shown.every((p) => demonstrated.has(p))) {
         undemonstrated++;
         continue;
