@@ -1,10 +1,14 @@
 // Compute spent per stage, in forward-token-equivalents (one token through one forward pass), so
 // that "the same extra compute spent on SFT instead of GRPO" is a number, not a guess:
-//   SFT step   3 × processed tokens (forward + backward ≈ 3 forwards)
+//   SFT step   3 × processed tokens (forward + backward ≈ 3 forwards: the backward computes the
+//              activations' gradients and the weights' gradients, each about one forward)
 //   GRPO step  3 × trained tokens + 1 × trained tokens for the KL reference forward (β > 0)
 //              + 1 × every token of every episode drawn (rollout prefill and decode, counted
 //              without credit for prompt sharing: an upper bound, which hands SFT MORE steps when
 //              matching — the comparison is conservative for GRPO).
+// A LoRA stage trains adapters only: its backward still carries the activations' gradients through
+// the frozen weights (one forward) but computes no gradient for them, so a trained token costs 2, not
+// 3 (the adapters' own products, rank ≪ hidden, are left out).
 // Attention's quadratic term is ignored (contexts here are short; both arms share the context).
 import type { RlStepRecord } from '../train/rl/rlMetrics';
 import type { SftMetrics } from '../train/sft/sft';
@@ -16,17 +20,18 @@ export class ComputeLedger {
   private sftSteps = 0;
   private sftCost = 0;
 
-  addSft(stage: number, m: SftMetrics): void {
-    const cost = 3 * m.tokens;
+  /** `lora`: the stage trains LoRA adapters, not the weights. */
+  addSft(stage: number, m: SftMetrics, lora = false): void {
+    const cost = trainedTokenCost(lora) * m.tokens;
     this.byStage.set(stage, (this.byStage.get(stage) ?? 0) + cost);
     this.sftSteps++;
     this.sftCost += cost;
   }
 
-  addGrpo(stage: number, r: RlStepRecord, kl: boolean): void {
+  addGrpo(stage: number, r: RlStepRecord, kl: boolean, lora = false): void {
     const m = r.metrics;
     const trained = m['train/processed_tokens'] ?? 0;
-    const cost = (kl ? 4 : 3) * trained + (m['rollout/episode_tokens'] ?? 0);
+    const cost = (trainedTokenCost(lora) + (kl ? 1 : 0)) * trained + (m['rollout/episode_tokens'] ?? 0);
     this.byStage.set(stage, (this.byStage.get(stage) ?? 0) + cost);
   }
 
@@ -46,3 +51,6 @@ export class ComputeLedger {
     return Math.max(1, Math.round(cost / per));
   }
 }
+
+/** Forward-equivalents of one trained token: forward + backward; LoRA's backward skips the frozen weights' gradients. */
+export const trainedTokenCost = (lora: boolean): number => (lora ? 2 : 3);

@@ -110,6 +110,10 @@ describe('pipeline merge stage', () => {
     const then = await run([{ ...SFT, lora: false }, SFT]);
     expect(full.r.sft[0].streams).toEqual({ data: 0 }); // no adapters drawn in the full stage
     expect(then.r.sft[1].streams).toEqual({ data: 1, lora: 1 });
+    // compute.ts: a trained token costs 3 forward-equivalents with every weight trained, 2 with adapters
+    const tokens = (j: number) => then.r.sft[j].history.reduce((a, m) => a + m.tokens, 0);
+    expect(then.r.compute.stage(0)).toBe(3 * tokens(0));
+    expect(then.r.compute.stage(1)).toBe(2 * tokens(1));
     const embed = 'model.embed_tokens.weight';
     expect(full.weights.get(embed)).not.toEqual(start.get(embed)); // full fine-tuning moved the embeddings
     let adapted = 0;
