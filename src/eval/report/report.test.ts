@@ -52,6 +52,12 @@ describe('evaluation reports', () => {
     expect(table).toMatch(/success by category/);
     expect(table).toMatch(/success by phrasing/);
     expect(table).toMatch(/rule: how it works/);
+    // 16 phrasings, 8 tools, 2 policies: one value per row is narrower, and every line fits 120 characters
+    const lines = table.split('\n');
+    const phrasingHead = lines.findIndex((l) => l.startsWith('success by phrasing'));
+    expect(lines[phrasingHead]).toMatch(/^success by phrasing\s+n\s+model\s+rule$/);
+    for (const p of Object.keys(s.by.phrasing)) expect(lines.some((l) => l.startsWith(p)), p).toBe(true);
+    expect(Math.max(...lines.filter((l) => !l.includes(': ')).map((l) => l.length))).toBeLessThanOrEqual(120);
   });
 
   it('function choice by tool: each tool\'s mean over its episodes, printed after success by tool', () => {

@@ -20,6 +20,8 @@ export interface TableHeader {
 
 /** Breakdowns with more values than this are printed one value per row. */
 const MAX_BREAKDOWN_COLUMNS = 10;
+/** A breakdown wider than this (characters) is printed one value per row when that is narrower. */
+const MAX_TABLE_WIDTH = 120;
 
 function mean2(r: Rate): string {
   return `${r.rate.toFixed(2)} [${r.lo.toFixed(2)}, ${r.hi.toFixed(2)}]`;
@@ -52,12 +54,11 @@ export function formatComparison(header: TableHeader, summaries: readonly Policy
       const r = of(s)?.[v];
       return r ? cell(r) : '–';
     };
-    if (values.length <= MAX_BREAKDOWN_COLUMNS) {
-      lines.push('', ...grid([[`${title} by ${key}`, ...values.map((v, j) => `${v} (n=${counts[j]})`)], ...ordered.map((s) => [s.label, ...values.map((v) => cellOf(s, v))])]));
-    } else {
-      // many values (e.g. 20 tools): one row per value, one column per policy
-      lines.push('', ...grid([[`${title} by ${key}`, 'n', ...ordered.map((s) => s.label)], ...values.map((v, j) => [v, String(counts[j]), ...ordered.map((s) => cellOf(s, v))])]));
-    }
+    const across = grid([[`${title} by ${key}`, ...values.map((v, j) => `${v} (n=${counts[j]})`)], ...ordered.map((s) => [s.label, ...values.map((v) => cellOf(s, v))])]);
+    // one row per value, one column per policy: for many values (e.g. 20 tools), or long ones (phrasings) that make the other way wider
+    const down = grid([[`${title} by ${key}`, 'n', ...ordered.map((s) => s.label)], ...values.map((v, j) => [v, String(counts[j]), ...ordered.map((s) => cellOf(s, v))])]);
+    const width = (g: string[]) => Math.max(...g.map((l) => l.length));
+    lines.push('', ...(values.length <= MAX_BREAKDOWN_COLUMNS && (width(across) <= MAX_TABLE_WIDTH || width(across) <= width(down)) ? across : down));
   };
   for (const key of [...new Set(ordered.flatMap((s) => Object.keys(s.by)))]) breakdown('success', key, (s) => s.by[key]);
   // the components broken down too (function choice by tool), after success
