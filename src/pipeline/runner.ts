@@ -178,7 +178,7 @@ class Run {
       ...DEFAULT_SFT, batchSize: s.batchSize, seqLen: sftRowLength(this.cfg), steps: s.steps, lr: s.lr, warmupSteps: s.warmupSteps,
       minLrRatio: s.minLrRatio, pack: true, sharePrefix: true, seed: mixSeeds(this.cfg.seed, 0x5f71, this.stream(i)),
     }, (m) => {
-      this.result.compute.addSft(i, m, this.trainsLora(i));
+      this.result.compute.addSft(i, m, this.trainsLora());
       this.inflight.sft.push(m);
       const r = this.hooks.onSft?.(i, m);
       if (r) pending.push(r);
@@ -199,7 +199,7 @@ class Run {
     if (k !== undefined && stageLora(this.cfg, i)) throw new Error(`stage ${i} (grpo): LoRA stages train here with synchronous rollouts; this run's rollouts go to other tabs or machines (the swarm): remove lora, or train without sharing the run`);
     const validationN = this.cfg.stages.find((x): x is EvalStageConfig => x.kind === 'eval' && x.split === 'validation')?.n ?? 64;
     const onStep = async (r: RlStepRecord) => {
-      this.result.compute.addGrpo(i, r, s.klCoef > 0, this.trainsLora(i));
+      this.result.compute.addGrpo(i, r, s.klCoef > 0, this.trainsLora());
       this.inflight.grpo.push(r);
       await this.hooks.onRlStep?.(i, r);
       const m = r.metrics;
@@ -290,9 +290,9 @@ class Run {
     return trainWithLora(this.rt, this.w, stageLora(this.cfg, i), mixSeeds(this.cfg.seed, 0x10a4, this.stream(i, TRAINING_KINDS)), saved, train);
   }
 
-  /** Whether training stage i trains LoRA adapters (its own or config.lora, or the given model's), not the weights (compute.ts prices it). */
-  private trainsLora(i: number): boolean {
-    return stageLora(this.cfg, i) !== undefined || this.w.lora !== undefined;
+  /** Whether the step now training trains LoRA adapters (the stage's, attached by withLora, or the given model's), not the weights: the backward skips frozen weights' gradients exactly then (compute.ts prices it). */
+  private trainsLora(): boolean {
+    return this.w.lora !== undefined;
   }
 
   /** Writes whole host weights (HF names) into the run's model. */
