@@ -43,11 +43,14 @@ export const MERGE_TABLE_USAGE = `usage: npm run merge-table -- [options]
   --n N                  test tasks per task set (default 16)
   --tune                 choose each merge method's hyper-parameters on the VALIDATION split first (off by
                          default: it costs candidates × task sets × --tune-n greedy episodes), then score the
-                         choice on test; criterion: mean reward over task sets, then success, then grid order
+                         choice on test; criterion: mean reward over task sets, then success, then grid order;
+                         the same criterion picks one merge across methods (validation's pick) and the table
+                         says whether it is within 2 points of every specialist on its own task set
   --tune-n N             validation tasks per task set per candidate (default: half of --n, rounded up)
   --tune-lambda L[,L]    λ grid for task-arithmetic, ties, dare-linear, dare-ties (default 0.3,0.5,0.7,1)
   --tune-density D[,D]   density grid for ties, dare-linear, dare-ties (default 0.3,0.5,0.7)
-  --tune-t T[,T]         t grid for slerp (default 0.3,0.5,0.7); linear and ram have nothing to tune
+  --tune-t T[,T]         t grid for slerp (default 0.3,0.5,0.7); linear and ram have nothing to tune and
+                         are scored once, as configured, so that validation's pick sees every method
   --scale-probe L[,L]    also score each specialist's own task vector alone at scale λ (base + λ·τ) on test:
                          does its skill survive the ~1/K scale an averaging merge of K specialists gives it?
   --out FILE             write the table as JSON (several seeds: {runs: one table per seed, summary}; rewritten

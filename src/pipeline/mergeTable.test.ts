@@ -94,8 +94,10 @@ describe('merge table', () => {
     const rt = await testRuntime('opengles');
     const grid = { lambda: [0.5, 1], density: [0.5], t: [0.5] };
     const r = await runMergeTable(rt, { config, methods: ['task-arithmetic', 'linear'], n: 2, tune: { grid, n: 1 } }, { model: MICRO_MODEL, initial: initialWeights(MICRO_MODEL, 3) });
-    expect(r.tuning.map((t) => t.method)).toEqual(['task-arithmetic']); // linear has nothing to tune
-    const [t] = r.tuning;
+    // linear has nothing to tune: one candidate (as configured), scored on validation so that the pick across methods sees it
+    expect(r.tuning.map((t) => t.method)).toEqual(['task-arithmetic', 'linear']);
+    const [t, lin] = r.tuning;
+    expect(lin.candidates.map((c) => c.hyper)).toEqual([{}]);
     expect(t.candidates.map((c) => c.hyper)).toEqual([{ lambda: 0.5 }, { lambda: 1 }]);
     for (const c of t.candidates) for (const cell of Object.values(c.score.cells)) expect(cell.n).toBe(1);
     const best = t.candidates.reduce((b, c) => (c.score.reward > b.score.reward || (c.score.reward === b.score.reward && c.score.success > b.score.success) ? c : b));
@@ -103,7 +105,7 @@ describe('merge table', () => {
     // the splits: the tuner asked for validation only; every tuning run was a validation run and came before the method's test run
     expect(t.splits).toEqual(['validation', 'validation']);
     const tuneRuns = r.evaluations.filter((e) => e.what.startsWith('tune '));
-    expect(tuneRuns).toEqual([{ what: 'tune task-arithmetic', split: 'validation', n: 1 }, { what: 'tune task-arithmetic', split: 'validation', n: 1 }]);
+    expect(tuneRuns).toEqual([{ what: 'tune task-arithmetic', split: 'validation', n: 1 }, { what: 'tune task-arithmetic', split: 'validation', n: 1 }, { what: 'tune linear', split: 'validation', n: 1 }]);
     expect(r.evaluations.filter((e) => e.split === 'validation')).toEqual(tuneRuns);
     const lastTune = r.evaluations.map((e) => e.what).lastIndexOf('tune task-arithmetic');
     expect(r.evaluations.findIndex((e) => e.what === 'merge task-arithmetic' && e.split === 'test')).toBeGreaterThan(lastTune);
@@ -116,10 +118,19 @@ describe('merge table', () => {
     const row = r.rows.find((x) => x.label === 'merge task-arithmetic')!;
     expect(row).toMatchObject({ digest: weightsDigest(expected), mergeOptions: options, tuning: { chosen: t.chosen, validationReward: t.score.reward, validationN: 1, candidates: 2 } });
     for (const c of Object.values(row.cells)) expect(c.n).toBe(2);
-    expect(r.rows.find((x) => x.label === 'merge linear')!.tuning).toBeUndefined();
+    // linear's row: the same weights as without tuning (the specialists' run's own merge), with its validation score
+    const linearRow = r.rows.find((x) => x.label === 'merge linear')!;
+    expect(linearRow.tuning).toEqual({ chosen: {}, validationReward: lin.score.reward, validationSuccess: lin.score.success, validationN: 1, candidates: 1 });
+    const linearExpected = new Map([...base.keys()].map((name) => [name, MERGE_METHODS.linear.merge({ name, base: base.get(name)!, models: specialists.map((x) => x.weights.get(name)!) }, mergeOptions(MERGE_METHODS.linear, 2, { seed }))]));
+    expect(linearRow.digest).toBe(weightsDigest(linearExpected));
+    // the pick across methods: the same criterion over the methods' validation choices (a tie keeps the first method)
+    const taWins = t.score.reward > lin.score.reward || (t.score.reward === lin.score.reward && t.score.success >= lin.score.success);
+    expect(r.validationPick).toBe(taWins ? 'task-arithmetic' : 'linear');
+    expect(mergeTableJson(r).validationPick).toBe(r.validationPick);
     const md = formatMergeTableMarkdown(r);
     expect(md).toContain(`| merge task-arithmetic (λ ${t.chosen.lambda}; validation reward ${t.score.reward.toFixed(3)}) |`);
-    expect(md).toContain('Cost: 2 candidate evaluations, 4 validation episodes.');
+    expect(md).toContain(`Validation's pick across methods (the tuning criterion over every method's validation choice): **merge ${r.validationPick} (`);
+    expect(md).toContain('Cost: 3 candidate evaluations, 6 validation episodes.');
   }, 120_000);
 
   it('no shared stage: the given start (merge-table --init) is the base row, unchanged, and every specialist starts from it', async () => {

@@ -13,7 +13,8 @@
 // of the weights that were evaluated.
 // With `tune`, each method's hyper-parameters are first chosen on the VALIDATION split (mergeTune.ts:
 // grid, criterion, tie-break) and only the chosen merge is scored on TEST; `evaluations` records the
-// split of every evaluation run, in order.
+// split of every evaluation run, in order. Every method is scored on validation (linear and RAM with
+// their one configuration), and the same criterion picks one merge across methods: `validationPick`.
 import { entryFamily, taskSetName } from '../envs/taskMix';
 import { taskSet } from '../envs/taskSets';
 import { baselineOutcomes } from '../eval/baselines';
@@ -23,7 +24,7 @@ import { MERGE_METHODS, type MergeOptions } from '../train/merge/methods';
 import type { Trajectory } from '../train/rl/trajectory';
 import { type EvalSplit, type EvalStageConfig, type MergeStageConfig, parsePipelineConfig, type PipelineConfig, specialistEntries, type StageConfig } from './config';
 import { mergeSpecialists, mergeStageSeed, type PendingSpecialists } from './specialists';
-import { formatHyper, type MergeHyper, mergeCandidates, type TuneGrid, type TuneResult, tuneMerge } from './mergeTune';
+import { formatHyper, type MergeHyper, mergeCandidates, pickAcrossMethods, type TuneGrid, type TuneResult, tuneMerge } from './mergeTune';
 import { evalTasks } from './evaluation';
 import { scaledLabel, scaleTaskVector } from './mergeTableProbe';
 import { runPipeline } from './runner';
@@ -86,8 +87,10 @@ export interface MergeTableResult {
   /** Test tasks per task set. */
   n: number;
   taskSets: string[];
-  /** Per tuned method: every candidate's validation score and the choice (empty without tuning). */
+  /** Per method: every candidate's validation score and the choice (empty without tuning). */
   tuning: TuneResult[];
+  /** With tuning: the method whose validation choice scores best on validation across methods (its row is `merge <method>`). */
+  validationPick?: string;
   /** Every evaluation run in order, with its split (the tuning runs are all 'validation'). */
   evaluations: EvalRecord[];
   methods: string[];
@@ -232,7 +235,7 @@ export async function runMergeTable(rt: GpuRuntime, req: MergeTableRequest, opts
     let tuned: TuneResult | null = null;
     if (candidates.length > 0) {
       const tn = req.tune!.n;
-      log(`merge ${method}: tuning on the validation split, ${candidates.length} candidates × ${taskSets.length} task sets × ${tn} tasks`);
+      log(`merge ${method}: ${candidates.length > 1 ? 'tuning' : 'nothing to tune; scoring'} on the validation split, ${candidates.length} candidate${candidates.length > 1 ? 's' : ''} × ${taskSets.length} task sets × ${tn} tasks`);
       tuned = await tuneMerge({
         method, candidates, n: tn, log,
         merge: async (h) => (await mergeWith(h)).weights,
@@ -259,6 +262,8 @@ export async function runMergeTable(rt: GpuRuntime, req: MergeTableRequest, opts
     }
   }
   const mergesSeconds = (performance.now() - t0) / 1000;
+  const validationPick = tuning.length ? pickAcrossMethods(tuning).method : undefined;
+  if (validationPick) log(`validation's pick across methods: merge ${validationPick}`);
 
   // the cheap baselines on the same test tasks (tasks 0 … n−1 of the run seed's stream)
   const baselineRows = new Map<string, MergeTableRow>();
@@ -275,6 +280,7 @@ export async function runMergeTable(rt: GpuRuntime, req: MergeTableRequest, opts
   rows.push(...baselineRows.values());
   return {
     split: 'test', seed: cfg.seed, n, taskSets, methods: [...methods], scaleProbe: [...(req.scaleProbe ?? [])], rows, tuning, evaluations,
+    ...(validationPick ? { validationPick } : {}),
     compute: { specialists: specialistsCompute, multiTask: plan.multiTaskRun.stages.reduce((sum, _s, i) => sum + b.compute.stage(i), 0) },
     seconds: { specialistsRun, multiTaskRun, merges: mergesSeconds },
     specialists: sp, multiTask, merged,

@@ -47,6 +47,49 @@ export function pairedGap(x: CellScore, own: CellScore, what: string): PairedDif
   return a && b ? pairedDifference(a, b) : null;
 }
 
+/** The issue's target: the merge's success within 2 points of each task set's own specialist on that task set. */
+export const MERGE_TARGET_POINTS = 2;
+
+export interface TargetCheck {
+  label: string;
+  /** Task set → success minus its own specialist's (a rate difference; task sets without a specialist row are left out). */
+  gaps: Record<string, number>;
+  /** Every gap ≥ −MERGE_TARGET_POINTS points (false when no task set has a specialist to compare with). */
+  met: boolean;
+}
+
+/** Whether row `label` meets the target against every task set's own specialist (point estimates on the table's tasks). */
+export function targetCheck(rows: readonly MergeTableRow[], label: string, taskSets: readonly string[]): TargetCheck {
+  const x = rows.find((r) => r.label === label);
+  if (!x) throw new Error(`merge table: no row '${label}' to check against the specialists`);
+  const gaps: Record<string, number> = {};
+  for (const set of taskSets) {
+    const own = ownSpecialist(rows, set);
+    if (own?.cells[set] && x.cells[set]) gaps[set] = x.cells[set].success.rate - own.cells[set].success.rate;
+  }
+  // 1e-9: rates are k/n, and −2 points exactly counts as within
+  const values = Object.values(gaps);
+  return { label, gaps, met: values.length > 0 && values.every((g) => g >= -MERGE_TARGET_POINTS / 100 - 1e-9) };
+}
+
+/** "route4 +0.4, route4b −16.8" (points). */
+export const formatGaps = (gaps: Record<string, number>) => Object.entries(gaps).map(([set, g]) => `${set} ${points(g)}`).join(', ');
+
+/** The target line: validation's pick and whether it meets the target; then, for reading only, which merges meet it on test. */
+export function formatTarget(r: Pick<MergeTableResult, 'rows' | 'taskSets' | 'validationPick'>): string[] {
+  const merges = r.rows.filter((x) => x.kind === 'merge');
+  const meeting = merges.map((x) => targetCheck(r.rows, x.label, r.taskSets)).filter((t) => t.met).map((t) => t.label.replace(/^merge /, ''));
+  const out: string[] = [];
+  if (r.validationPick) {
+    const label = `merge ${r.validationPick}`;
+    const row = r.rows.find((x) => x.label === label);
+    const t = targetCheck(r.rows, label, r.taskSets);
+    out.push(`Validation's pick across methods (the tuning criterion over every method's validation choice): **${row ? rowName(row) : label}**. On test, success minus the own specialist's: ${formatGaps(t.gaps)} points → the target (within ${MERGE_TARGET_POINTS} points of every specialist on its own task set) is **${t.met ? 'met' : 'not met'}**.`);
+  }
+  out.push(`Merges within ${MERGE_TARGET_POINTS} points of every specialist on test: ${meeting.length ? meeting.join(', ') : 'none'}${r.validationPick ? ' (read only: picking among them needs test, which is what the validation pick avoids)' : ''}.`);
+  return out;
+}
+
 /** "+4.3 [−0.9, +9.4]" (points). */
 export const formatPaired = (p: PairedDifference) => `${points(p.diff)} [${points(p.lo)}, ${points(p.hi)}]`;
 
@@ -85,6 +128,7 @@ export function formatMergeTableMarkdown(r: MergeTableResult): string {
   });
   if (opts.length) out.push('', `Merge options: ${opts.join('; ')}.`);
   if (r.scaleProbe.length) out.push('', `Scale probe (λ ${r.scaleProbe.join(', ')}): each specialist's own task vector alone, base + λ·(specialist − base), scored on the same test tasks. An averaging merge of ${r.specialists.models.length} specialists hands each task about 1/${r.specialists.models.length} of its vector: where the skill is gone at that scale with no other vector present, the merge's loss is the vector's non-linearity, not interference.`);
+  out.push('', ...formatTarget(r));
   if (r.tuning.length) out.push('', ...formatTuning(r.tuning));
   out.push('', `Compute (forward-token-equivalents): specialists ${(r.compute.specialists / 1e6).toFixed(2)} M in total, multi-task ${(r.compute.multiTask / 1e6).toFixed(2)} M. Wall: specialists' run ${r.seconds.specialistsRun.toFixed(0)} s, multi-task run ${r.seconds.multiTaskRun.toFixed(0)} s, merges + ${r.tuning.length ? 'tuning + ' : ''}their evals ${r.seconds.merges.toFixed(0)} s.`);
   return out.join('\n');
@@ -96,7 +140,7 @@ export function formatTuning(tuning: readonly TuneResult[]): string[] {
   const runs = tuning.reduce((s, t) => s + t.candidates.length, 0);
   const n = tuning[0]?.score.n ?? 0;
   return [
-    `Merge hyper-parameters chosen on the validation split (n = ${n} validation tasks per task set; criterion: mean over task sets of the mean reward, then of success, then the first in grid order); the rows above are the chosen merges on test. Cost: ${runs} candidate evaluations, ${episodes} validation episodes.`,
+    `Merge hyper-parameters chosen on the validation split (n = ${n} validation tasks per task set; criterion: mean over task sets of the mean reward, then of success, then the first in grid order; a method with nothing to tune is scored once, as configured); the rows above are the chosen merges on test. Cost: ${runs} candidate evaluations, ${episodes} validation episodes.`,
     '',
     table(['method', 'chosen', 'validation reward', 'validation success', 'candidates (validation reward)'], tuning.map((t) => [
       t.method, formatHyper(t.chosen), num(t.score.reward), `${pct(t.score.success)} %`,
@@ -116,6 +160,8 @@ export interface MergeTableJson {
   scaleProbe?: number[];
   rows: MergeTableRow[];
   tuning: TuneResult[];
+  /** The method validation picked across methods (absent without tuning, and in tables saved before it was recorded). */
+  validationPick?: string;
   evaluations: EvalRecord[];
   compute: MergeTableResult['compute'];
   seconds: MergeTableResult['seconds'];
@@ -123,5 +169,5 @@ export interface MergeTableJson {
 }
 
 export function mergeTableJson(r: MergeTableResult): MergeTableJson {
-  return { split: r.split, seed: r.seed, n: r.n, taskSets: r.taskSets, methods: r.methods, scaleProbe: r.scaleProbe, rows: r.rows, tuning: r.tuning, evaluations: r.evaluations, compute: r.compute, seconds: r.seconds, specialists: r.specialists.models.map((m) => m.label) };
+  return { split: r.split, seed: r.seed, n: r.n, taskSets: r.taskSets, methods: r.methods, scaleProbe: r.scaleProbe, rows: r.rows, tuning: r.tuning, ...(r.validationPick ? { validationPick: r.validationPick } : {}), evaluations: r.evaluations, compute: r.compute, seconds: r.seconds, specialists: r.specialists.models.map((m) => m.label) };
 }

@@ -67,6 +67,18 @@ describe('merge table over seeds', () => {
     expect(md).toContain('The intervals are per seed (each seed has its own tasks and its own models); no interval over seeds is claimed.');
   });
 
+  it("validation's pick per seed and whether it meets the target; absent when a table did not record a pick", () => {
+    // seed 1: merge 0/4 vs specialist 1/4 on a → −25 points, not met; seed 3: 4/4 vs 2/4 → +50, met
+    const runs = [{ ...table(1, [1, 0.2], [0, 0], 0.5), validationPick: 'ties' }, { ...table(3, [2, 0.2], [4, 0], 0.5), validationPick: 'ties' }];
+    const s = summarizeSeeds(runs);
+    expect(s.picks!.map((p) => [p.seed, p.label, p.met])).toEqual([[1, 'merge ties', false], [3, 'merge ties', true]]);
+    expect(s.picks![0].gaps).toEqual({ a: -0.25 });
+    expect(formatSeedSummary(s)).toContain("Validation's pick across methods, per seed (success minus the own specialist's on test, points): seed 1 merge ties (a −25.0: not met); seed 3 merge ties (a +50.0: met). Target (within 2 points of every specialist) met by validation's pick on 1 of 2 seeds.");
+    const old = summarizeSeeds([runs[0], table(2, [1, 0], [0, 0], 1)]);
+    expect(old.picks).toBeUndefined();
+    expect(formatSeedSummary(old)).not.toContain("Validation's pick");
+  });
+
   it('pairs task by task: the same counts on other tasks give another interval', () => {
     const t = table(1, [2, 0], [2, 0], 1);
     // merge solves tasks 2, 3; the specialist tasks 0, 1: (a, b, c, d) = (0, 2, 2, 0), φ −1 → +0.0 [−70.0, +70.0];

@@ -4,7 +4,7 @@
 // and for tuned merges the validation choice of each seed. Rows are matched by label. The gap to the
 // own specialist also carries each seed's paired interval (that seed's tasks, that seed's models).
 import type { PairedDifference } from '../eval/pairedDifference';
-import { COMPARED_WITH_SPECIALIST, formatPaired, type MergeTableJson, ownSpecialist, pairedGap, points } from './mergeTableFormat';
+import { COMPARED_WITH_SPECIALIST, formatGaps, formatPaired, MERGE_TARGET_POINTS, type MergeTableJson, ownSpecialist, pairedGap, points, targetCheck, type TargetCheck } from './mergeTableFormat';
 import { formatHyper } from './mergeTune';
 
 /** Mean and range over seeds. */
@@ -36,6 +36,8 @@ export interface SeedSummary {
   n: number;
   taskSets: string[];
   rows: SeedSummaryRow[];
+  /** Per seed (seed order): validation's pick across methods and whether it meets the target; absent unless every run recorded a pick. */
+  picks?: (TargetCheck & { seed: number })[];
 }
 
 export function spread(values: readonly number[]): Spread {
@@ -75,7 +77,8 @@ export function summarizeSeeds(runs: readonly MergeTableJson[]): SeedSummary {
       ...(Object.keys(gaps).length ? { gapToSpecialist: gaps } : {}),
     };
   });
-  return { seeds: runs.map((r) => r.seed), n: first.n, taskSets: first.taskSets, rows };
+  const picks = runs.every((r) => r.validationPick) ? runs.map((r) => ({ seed: r.seed, ...targetCheck(r.rows, `merge ${r.validationPick}`, r.taskSets) })) : undefined;
+  return { seeds: runs.map((r) => r.seed), n: first.n, taskSets: first.taskSets, rows, ...(picks ? { picks } : {}) };
 }
 
 const pct = (x: number) => (100 * x).toFixed(1);
@@ -113,6 +116,12 @@ export function formatSeedSummary(s: SeedSummary): string {
       })])),
       '',
       `Paired: each seed's gap with Newcombe's 95 % interval for paired success on that seed's ${s.n} test tasks; – where a saved table has no per-task outcomes. The intervals are per seed (each seed has its own tasks and its own models); no interval over seeds is claimed.`,
+    );
+  }
+  if (s.picks) {
+    out.push(
+      '',
+      `Validation's pick across methods, per seed (success minus the own specialist's on test, points): ${s.picks.map((p) => `seed ${p.seed} ${p.label} (${formatGaps(p.gaps)}: ${p.met ? 'met' : 'not met'})`).join('; ')}. Target (within ${MERGE_TARGET_POINTS} points of every specialist) met by validation's pick on ${s.picks.filter((p) => p.met).length} of ${s.picks.length} seeds.`,
     );
   }
   return out.join('\n');

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { EvalSplit } from './config';
 import { cellOfValues } from './mergeTable';
-import { DEFAULT_TUNE_GRID, type MergeHyper, mergeCandidates, parseGridList, tuneMerge } from './mergeTune';
+import { DEFAULT_TUNE_GRID, type MergeHyper, mergeCandidates, parseGridList, pickAcrossMethods, tuneMerge } from './mergeTune';
 
 /** Cells of two task sets whose episode rewards are `rewards[set]` (success: reward ≥ 1). */
 const cells = (rewards: Record<string, number[]>) =>
@@ -31,13 +31,13 @@ const stub = (table: (h: MergeHyper) => Record<string, number[]>) => {
 };
 
 describe('merge tuning', () => {
-  it('grid per method: λ for task arithmetic, λ × density for TIES / DARE, t for SLERP, nothing for linear and RAM', () => {
+  it('grid per method: λ for task arithmetic, λ × density for TIES / DARE, t for SLERP, one as-configured candidate for linear and RAM', () => {
     const grid = { lambda: [0.5, 1], density: [0.3, 0.7], t: [0.2] };
     expect(mergeCandidates('task-arithmetic', grid)).toEqual([{ lambda: 0.5 }, { lambda: 1 }]);
     for (const m of ['ties', 'dare-linear', 'dare-ties']) expect(mergeCandidates(m, grid)).toEqual([{ lambda: 0.5, density: 0.3 }, { lambda: 0.5, density: 0.7 }, { lambda: 1, density: 0.3 }, { lambda: 1, density: 0.7 }]);
     expect(mergeCandidates('slerp', grid)).toEqual([{ t: 0.2 }]);
-    expect(mergeCandidates('linear', grid)).toEqual([]);
-    expect(mergeCandidates('ram', grid)).toEqual([]);
+    expect(mergeCandidates('linear', grid)).toEqual([{}]);
+    expect(mergeCandidates('ram', grid)).toEqual([{}]);
     expect(mergeCandidates('ties', DEFAULT_TUNE_GRID)).toHaveLength(12);
     expect(() => mergeCandidates('ties', { ...grid, density: [] })).toThrow(/no density values, and ties needs them/);
   });
@@ -65,6 +65,21 @@ describe('merge tuning', () => {
     const flat = stub(() => ({ a: [0.4, 0.4] }));
     const first = await tuneMerge({ method: 'ties', candidates: mergeCandidates('ties', { lambda: [0.5, 1], density: [0.3], t: [] }), n: 2, ...flat });
     expect(first.chosen).toEqual({ lambda: 0.5, density: 0.3 });
+  });
+
+  it("the pick across methods: the best method's validation choice by the same criterion; a tie keeps the method listed first", async () => {
+    // ties' best candidate: reward 0.5; linear's one candidate: 0.6; ram's: 0.6 with the same success → linear (listed first)
+    const ties = await tuneMerge({ method: 'ties', candidates: mergeCandidates('ties', { lambda: [0.5, 1], density: [0.5], t: [] }), n: 2, ...stub((h) => ({ a: h.lambda === 1 ? [0.5, 0.5] : [0.2, 0.2] })) });
+    const linear = await tuneMerge({ method: 'linear', candidates: mergeCandidates('linear', DEFAULT_TUNE_GRID), n: 2, ...stub(() => ({ a: [0.6, 0.6] })) });
+    const ram = await tuneMerge({ method: 'ram', candidates: mergeCandidates('ram', DEFAULT_TUNE_GRID), n: 2, ...stub(() => ({ a: [0.6, 0.6] })) });
+    expect(linear.chosen).toEqual({});
+    expect(pickAcrossMethods([ties, linear, ram]).method).toBe('linear');
+    expect(pickAcrossMethods([ties, ram, linear]).method).toBe('ram');
+    expect(pickAcrossMethods([ties]).method).toBe('ties');
+    // equal reward, higher success wins across methods as within one
+    const succeeds = await tuneMerge({ method: 'slerp', candidates: [{ t: 0.5 }], n: 2, ...stub(() => ({ a: [1.2, 0] })) });
+    expect(pickAcrossMethods([linear, succeeds]).method).toBe('slerp');
+    expect(() => pickAcrossMethods([])).toThrow(/no method was scored on validation/);
   });
 
   it('grid lists: numbers in range, no repeats, clear errors', () => {

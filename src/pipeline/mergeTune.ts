@@ -1,11 +1,16 @@
 // Merge hyper-parameters chosen on the VALIDATION split (the merge table's --tune): for each method
 // a small grid of its hyper-parameters (task arithmetic: λ; TIES, DARE-linear, DARE-TIES: λ × density;
 // SLERP: t; linear and RAM: none — linear has no strength, RAM's ε is a noise threshold, not a
-// strength), every candidate merged (cheap: tensor arithmetic) and scored on the validation tasks of
-// every task set; the winner is what the table then scores on TEST. Criterion: the mean over task sets
-// of the mean validation reward, higher wins; tie: the mean over task sets of validation success;
-// still tied: the candidate listed first in the grid (grid order: λ ascending outer, density inner as
-// given). Evaluation is the cost: candidates × task sets × n episodes, all on 'validation'.
+// strength — so their one candidate is the method as configured), every candidate merged (cheap: tensor
+// arithmetic) and scored on the validation tasks of every task set; the winner is what the table then
+// scores on TEST. Criterion: the mean over task sets of the mean validation reward, higher wins; tie:
+// the mean over task sets of validation success; still tied: the candidate listed first in the grid
+// (grid order: λ ascending outer, density inner as given). Evaluation is the cost: candidates × task
+// sets × n episodes, all on 'validation'.
+// The same criterion then picks one merge across methods (pickAcrossMethods): the table's "validation's
+// pick", the one merged model a user would ship, chosen without looking at test. Linear and RAM are
+// scored on validation for that reason even though they have nothing to tune: a pick that never saw
+// them would be a pick among the tuned methods only.
 import type { EvalSplit } from './config';
 import type { CellScore } from './mergeTable';
 
@@ -37,14 +42,14 @@ const TUNED: Record<string, readonly (keyof TuneGrid)[]> = {
   slerp: ['t'],
 };
 
-/** The grid's candidates for `method`, in try order (the cartesian product of its hyper-parameters); [] = nothing to tune. */
+/** The grid's candidates for `method`, in try order (the cartesian product of its hyper-parameters); [{}] = nothing to tune (the method as configured). */
 export function mergeCandidates(method: string, grid: TuneGrid): MergeHyper[] {
   let out: MergeHyper[] = [{}];
   for (const key of TUNED[method] ?? []) {
     if (grid[key].length === 0) throw new Error(`merge tuning: the grid has no ${key} values, and ${method} needs them`);
     out = out.flatMap((h) => grid[key].map((v) => ({ ...h, [key]: v })));
   }
-  return TUNED[method] ? out : [];
+  return out;
 }
 
 /** A candidate's validation score: the criterion's two numbers and the cells they come from. */
@@ -112,6 +117,12 @@ export async function tuneMerge(req: TuneRequest): Promise<TuneResult> {
   }
   const { hyper: chosen, score } = candidates[best];
   return { method: req.method, chosen, score, candidates, splits, episodes };
+}
+
+/** The method whose validation choice beats every other method's (the same criterion; a tie keeps the method listed first). */
+export function pickAcrossMethods(tuning: readonly TuneResult[]): TuneResult {
+  if (tuning.length === 0) throw new Error('merge tuning: no method was scored on validation, so there is nothing to pick from');
+  return tuning.reduce((best, t) => (beats(t.score, best.score) ? t : best));
 }
 
 /** "λ 0.5, density 0.3" ("–" for none). */
