@@ -81,10 +81,9 @@ export function formatTarget(r: Pick<MergeTableResult, 'rows' | 'taskSets' | 'va
   const meeting = merges.map((x) => targetCheck(r.rows, x.label, r.taskSets)).filter((t) => t.met).map((t) => t.label.replace(/^merge /, ''));
   const out: string[] = [];
   if (r.validationPick) {
-    const label = `merge ${r.validationPick}`;
-    const row = r.rows.find((x) => x.label === label);
-    const t = targetCheck(r.rows, label, r.taskSets);
-    out.push(`Validation's pick across methods (the tuning criterion over every method's validation choice): **${row ? rowName(row) : label}**. On test, success minus the own specialist's: ${formatGaps(t.gaps)} points → the target (within ${MERGE_TARGET_POINTS} points of every specialist on its own task set) is **${t.met ? 'met' : 'not met'}**.`);
+    const t = targetCheck(r.rows, `merge ${r.validationPick}`, r.taskSets); // throws when the pick has no row
+    const row = r.rows.find((x) => x.label === t.label)!;
+    out.push(`Validation's pick across methods (the tuning criterion over every method's validation choice): **${rowName(row)}**. On test, success minus the own specialist's: ${formatGaps(t.gaps)} points → the target (within ${MERGE_TARGET_POINTS} points of every specialist on its own task set) is **${t.met ? 'met' : 'not met'}**.`);
   }
   out.push(`Merges within ${MERGE_TARGET_POINTS} points of every specialist on test: ${meeting.length ? meeting.join(', ') : 'none'}${r.validationPick ? ' (read only: picking among them needs test, which is what the validation pick avoids)' : ''}.`);
   return out;
