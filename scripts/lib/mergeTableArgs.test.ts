@@ -22,6 +22,10 @@ describe('parseMergeTableArgs', () => {
     const a = parseMergeTableArgs(['--tune', '--tune-n', '4', '--tune-lambda', '0.25,1.5', '--tune-density', '0.9', '--tune-t', '0,1']);
     expect(a.tune).toEqual({ n: 4, grid: { lambda: [0.25, 1.5], density: [0.9], t: [0, 1] } });
     expect(() => parseMergeTableArgs(['--tune-n', '4'])).toThrow(/--tune-n sets up tuning: add --tune/);
+    // the default config merges three specialists: three weights per vector
+    expect(parseMergeTableArgs(['--tune', '--tune-weights', '1,1,1;0.5,1,1']).tune!.grid.weights).toEqual([[1, 1, 1], [0.5, 1, 1]]);
+    expect(() => parseMergeTableArgs(['--tune-weights', '1,1,1'])).toThrow(/--tune-weights sets up tuning: add --tune/);
+    expect(() => parseMergeTableArgs(['--tune', '--tune-weights', '1,1'])).toThrow(/'1,1' has 2 weights, the table merges 3 specialists/);
     expect(() => parseMergeTableArgs(['--tune', '--tune-density', '0.5,1.2'])).toThrow(/--tune-density: '1.2' is not a number in \(0, 1\]/);
     expect(() => parseMergeTableArgs(['--tune', '--tune-n', '0'])).toThrow(/--tune-n takes an integer ≥ 1/);
   });

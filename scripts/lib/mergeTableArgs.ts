@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { parsePipelineConfig, type PipelineConfig, specialistEntries, type StageConfig } from '../../src/pipeline/config';
 import { methodsFor } from '../../src/pipeline/mergeTable';
-import { DEFAULT_TUNE_GRID, parseGridList, type TuneGrid } from '../../src/pipeline/mergeTune';
+import { DEFAULT_TUNE_GRID, parseGridList, parseWeightVectors, type TuneGrid } from '../../src/pipeline/mergeTune';
 import { mergeExample } from '../../src/pipeline/presets';
 import { integerFlag } from '../../src/util/flagValues';
 
@@ -49,8 +49,12 @@ export const MERGE_TABLE_USAGE = `usage: npm run merge-table -- [options]
   --tune-n N             validation tasks per task set per candidate (default: half of --n, rounded up)
   --tune-lambda L[,L]    λ grid for task-arithmetic, ties, dare-linear, dare-ties (default 0.3,0.5,0.7,1)
   --tune-density D[,D]   density grid for ties, dare-linear, dare-ties (default 0.3,0.5,0.7)
-  --tune-t T[,T]         t grid for slerp (default 0.3,0.5,0.7); linear and ram have nothing to tune and
-                         are scored once, as configured, so that validation's pick sees every method
+  --tune-weights W,W[;W,W]  per-specialist weight vectors (one weight per specialist in task-mix order,
+                         vectors separated by ';', e.g. "1,1;0.5,1;1,0.5") tried by linear, task-arithmetic,
+                         ties, dare-linear and dare-ties, outermost in the grid (default: the weights as
+                         configured; each vector multiplies those methods' candidates)
+  --tune-t T[,T]         t grid for slerp (default 0.3,0.5,0.7); ram (and linear without --tune-weights) has
+                         nothing to tune and is scored once, as configured, so that validation's pick sees every method
   --scale-probe L[,L]    also score each specialist's own task vector alone at scale λ (base + λ·τ) on test:
                          does its skill survive the ~1/K scale an averaging merge of K specialists gives it?
   --out FILE             write the table as JSON (several seeds: {runs: one table per seed, summary}; rewritten
@@ -71,7 +75,7 @@ export function parseMergeTableArgs(argv: readonly string[]): MergeTableArgs {
     args: [...argv], strict: true, allowPositionals: false, tokens: true,
     options: {
       config: { type: 'string' }, seed: { type: 'string' }, seeds: { type: 'string' }, tune: { type: 'boolean' }, 'tune-n': { type: 'string' },
-      'tune-lambda': { type: 'string' }, 'tune-density': { type: 'string' }, 'tune-t': { type: 'string' }, 'scale-probe': { type: 'string' }, 'shared-sft-steps': { type: 'string' }, 'specialist-sft-steps': { type: 'string' },
+      'tune-lambda': { type: 'string' }, 'tune-density': { type: 'string' }, 'tune-t': { type: 'string' }, 'tune-weights': { type: 'string' }, 'scale-probe': { type: 'string' }, 'shared-sft-steps': { type: 'string' }, 'specialist-sft-steps': { type: 'string' },
       'specialist-sft-examples': { type: 'string' }, 'grpo-steps': { type: 'string' }, methods: { type: 'string' }, n: { type: 'string' },
       out: { type: 'string' }, save: { type: 'string' }, init: { type: 'string' }, summarize: { type: 'string' }, help: { type: 'boolean', short: 'h' },
     },
@@ -123,7 +127,7 @@ export function parseMergeTableArgs(argv: readonly string[]): MergeTableArgs {
   args.config = config;
   args.methods = v.methods === undefined ? methodsFor(specialistEntries(config).length) : v.methods.split(',').map((m) => m.trim());
   if (v.n !== undefined) args.n = count('n', v.n, 1);
-  const tuneFlags = (['tune-n', 'tune-lambda', 'tune-density', 'tune-t'] as const).filter((f) => v[f] !== undefined);
+  const tuneFlags = (['tune-n', 'tune-lambda', 'tune-density', 'tune-t', 'tune-weights'] as const).filter((f) => v[f] !== undefined);
   if (v.tune !== true && tuneFlags.length) throw new Error(`--${tuneFlags[0]} sets up tuning: add --tune`);
   if (v.tune === true) {
     args.tune = {
@@ -132,6 +136,7 @@ export function parseMergeTableArgs(argv: readonly string[]): MergeTableArgs {
         lambda: v['tune-lambda'] === undefined ? DEFAULT_TUNE_GRID.lambda : parseGridList('tune-lambda', v['tune-lambda'], -100, 100),
         density: v['tune-density'] === undefined ? DEFAULT_TUNE_GRID.density : parseGridList('tune-density', v['tune-density'], 0, 1, true),
         t: v['tune-t'] === undefined ? DEFAULT_TUNE_GRID.t : parseGridList('tune-t', v['tune-t'], 0, 1),
+        ...(v['tune-weights'] === undefined ? {} : { weights: parseWeightVectors('tune-weights', v['tune-weights'], specialistEntries(config).length) }),
       },
     };
   }

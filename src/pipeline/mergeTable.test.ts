@@ -133,6 +133,26 @@ describe('merge table', () => {
     expect(md).toContain('Cost: 3 candidate evaluations, 6 validation episodes.');
   }, 120_000);
 
+  it('--tune with a weights grid: linear tries each per-specialist weight vector on validation, and its row is that weighted merge', async () => {
+    const rt = await testRuntime('opengles');
+    const grid = { lambda: [1], density: [0.5], t: [0.5], weights: [[3, 1], [1, 3]] };
+    const r = await runMergeTable(rt, { config, methods: ['linear'], n: 2, tune: { grid, n: 1 } }, { model: MICRO_MODEL, initial: initialWeights(MICRO_MODEL, 3) });
+    const [lin] = r.tuning;
+    expect(lin.candidates.map((c) => c.hyper)).toEqual([{ weights: [3, 1] }, { weights: [1, 3] }]);
+    expect(r.evaluations.filter((e) => e.split === 'validation')).toHaveLength(2);
+    const { base, models: specialists } = r.specialists;
+    const plan = mergeTableConfigs(config, ['linear'], 2);
+    const seed = mergeStageSeed(plan.specialistsRun, plan.mergeStage);
+    const options = mergeOptions(MERGE_METHODS.linear, 2, { weights: lin.chosen.weights, seed });
+    const expected = new Map([...base.keys()].map((name) => [name, MERGE_METHODS.linear.merge({ name, base: base.get(name)!, models: specialists.map((x) => x.weights.get(name)!) }, options)]));
+    const row = r.rows.find((x) => x.label === 'merge linear')!;
+    expect(row.digest).toBe(weightsDigest(expected));
+    expect(formatMergeTableMarkdown(r)).toContain(`| merge linear (weights ${lin.chosen.weights!.join('/')}; validation reward ${lin.score.reward.toFixed(3)}) |`);
+    // neither vector is the plain average, so a row that ignored the chosen weights would not match
+    const plain = new Map([...base.keys()].map((name) => [name, MERGE_METHODS.linear.merge({ name, base: base.get(name)!, models: specialists.map((x) => x.weights.get(name)!) }, mergeOptions(MERGE_METHODS.linear, 2, { seed }))]));
+    expect(row.digest).not.toBe(weightsDigest(plain));
+  }, 120_000);
+
   it('no shared stage: the given start (merge-table --init) is the base row, unchanged, and every specialist starts from it', async () => {
     const rt = await testRuntime('opengles');
     const start = initialWeights(MICRO_MODEL, 11);

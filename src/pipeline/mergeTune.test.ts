@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { EvalSplit } from './config';
 import { cellOfValues } from './mergeTable';
-import { DEFAULT_TUNE_GRID, type MergeHyper, mergeCandidates, parseGridList, pickAcrossMethods, tuneMerge } from './mergeTune';
+import { DEFAULT_TUNE_GRID, formatHyper, type MergeHyper, mergeCandidates, parseGridList, parseWeightVectors, pickAcrossMethods, tuneMerge } from './mergeTune';
 
 /** Cells of two task sets whose episode rewards are `rewards[set]` (success: reward ≥ 1). */
 const cells = (rewards: Record<string, number[]>) =>
@@ -40,6 +40,25 @@ describe('merge tuning', () => {
     expect(mergeCandidates('ram', grid)).toEqual([{}]);
     expect(mergeCandidates('ties', DEFAULT_TUNE_GRID)).toHaveLength(12);
     expect(() => mergeCandidates('ties', { ...grid, density: [] })).toThrow(/no density values, and ties needs them/);
+  });
+
+  it('a weights grid: the methods that weigh their models try each vector, outermost; RAM and SLERP do not', () => {
+    const grid = { lambda: [0.5, 1], density: [0.3], t: [0.2], weights: [[1, 1], [0.5, 1]] };
+    expect(mergeCandidates('linear', grid)).toEqual([{ weights: [1, 1] }, { weights: [0.5, 1] }]);
+    expect(mergeCandidates('task-arithmetic', grid)).toEqual([{ weights: [1, 1], lambda: 0.5 }, { weights: [1, 1], lambda: 1 }, { weights: [0.5, 1], lambda: 0.5 }, { weights: [0.5, 1], lambda: 1 }]);
+    for (const m of ['ties', 'dare-linear', 'dare-ties']) expect(mergeCandidates(m, grid)).toHaveLength(4);
+    expect(mergeCandidates('ram', grid)).toEqual([{}]);
+    expect(mergeCandidates('slerp', grid)).toEqual([{ t: 0.2 }]);
+    expect(mergeCandidates('linear', { ...grid, weights: [] })).toEqual([{}]);
+    expect(formatHyper({ weights: [0.5, 1], lambda: 0.7 })).toBe('weights 0.5/1, λ 0.7');
+  });
+
+  it('reads weight vectors from the CLI: one weight per specialist, non-negative, not all 0, no repeats', () => {
+    expect(parseWeightVectors('tune-weights', '1,1; 0.5,1 ;1,0.5', 2)).toEqual([[1, 1], [0.5, 1], [1, 0.5]]);
+    expect(() => parseWeightVectors('tune-weights', '1,1;1', 2)).toThrow(/'1' has 1 weight, the table merges 2 specialists: give 2 comma-separated weights per vector, vectors separated by ';' \(e.g. 1,1;0.5,1\)/);
+    expect(() => parseWeightVectors('tune-weights', '1,-1', 2)).toThrow(/'-1' in '1,-1' is not a weight in \[0, 100\]/);
+    expect(() => parseWeightVectors('tune-weights', '0,0', 2)).toThrow(/every weight of '0,0' is 0/);
+    expect(() => parseWeightVectors('tune-weights', '1,1;1,1', 2)).toThrow(/a vector is listed twice/);
   });
 
   it('picks the best mean validation reward over task sets, and evaluates nothing but the validation split', async () => {

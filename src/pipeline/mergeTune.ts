@@ -1,11 +1,13 @@
 // Merge hyper-parameters chosen on the VALIDATION split (the merge table's --tune): for each method
 // a small grid of its hyper-parameters (task arithmetic: λ; TIES, DARE-linear, DARE-TIES: λ × density;
 // SLERP: t; linear and RAM: none — linear has no strength, RAM's ε is a noise threshold, not a
-// strength — so their one candidate is the method as configured), every candidate merged (cheap: tensor
+// strength — so their one candidate is the method as configured; with a weights grid, every method
+// that weighs its models — linear, task arithmetic, TIES, DARE — also tries each vector of per-specialist
+// weights w_i, the knob against interference: one specialist's vector hurting another's task), every candidate merged (cheap: tensor
 // arithmetic) and scored on the validation tasks of every task set; the winner is what the table then
 // scores on TEST. Criterion: the mean over task sets of the mean validation reward, higher wins; tie:
 // the mean over task sets of validation success; still tied: the candidate listed first in the grid
-// (grid order: λ ascending outer, density inner as given). Evaluation is the cost: candidates × task
+// (grid order: weight vectors outermost as given, then λ, then density as given). Evaluation is the cost: candidates × task
 // sets × n episodes, all on 'validation'.
 // The same criterion then picks one merge across methods (pickAcrossMethods): the table's "validation's
 // pick", the one merged model a user would ship, chosen without looking at test. Linear and RAM are
@@ -21,6 +23,8 @@ export interface TuneGrid {
   lambda: number[];
   density: number[];
   t: number[];
+  /** Per-specialist weight vectors (one weight per specialist, task-mix order); absent or empty: the weights as configured. */
+  weights?: number[][];
 }
 
 /** The issue's suggestion, as mergekit users sweep them. */
@@ -31,10 +35,12 @@ export interface MergeHyper {
   lambda?: number;
   density?: number;
   t?: number;
+  /** w_i per specialist. */
+  weights?: number[];
 }
 
 /** Which hyper-parameters each method's formula uses (src/train/merge); a method not listed has none to tune. */
-const TUNED: Record<string, readonly (keyof TuneGrid)[]> = {
+const TUNED: Record<string, readonly ('lambda' | 'density' | 't')[]> = {
   'task-arithmetic': ['lambda'],
   ties: ['lambda', 'density'],
   'dare-linear': ['lambda', 'density'],
@@ -42,9 +48,13 @@ const TUNED: Record<string, readonly (keyof TuneGrid)[]> = {
   slerp: ['t'],
 };
 
+/** The methods whose formula weighs the models (src/train/merge: RAM counts each update once, SLERP takes t). */
+const WEIGHTED = new Set(['linear', 'task-arithmetic', 'ties', 'dare-linear', 'dare-ties']);
+
 /** The grid's candidates for `method`, in try order (the cartesian product of its hyper-parameters); [{}] = nothing to tune (the method as configured). */
 export function mergeCandidates(method: string, grid: TuneGrid): MergeHyper[] {
-  let out: MergeHyper[] = [{}];
+  const vectors = WEIGHTED.has(method) ? (grid.weights ?? []) : [];
+  let out: MergeHyper[] = vectors.length ? vectors.map((w) => ({ weights: [...w] })) : [{}];
   for (const key of TUNED[method] ?? []) {
     if (grid[key].length === 0) throw new Error(`merge tuning: the grid has no ${key} values, and ${method} needs them`);
     out = out.flatMap((h) => grid[key].map((v) => ({ ...h, [key]: v })));
@@ -127,8 +137,25 @@ export function pickAcrossMethods(tuning: readonly TuneResult[]): TuneResult {
 
 /** "λ 0.5, density 0.3" ("–" for none). */
 export function formatHyper(h: MergeHyper): string {
-  const parts = [h.lambda === undefined ? '' : `λ ${h.lambda}`, h.density === undefined ? '' : `density ${h.density}`, h.t === undefined ? '' : `t ${h.t}`].filter(Boolean);
+  const parts = [h.weights === undefined ? '' : `weights ${h.weights.join('/')}`, h.lambda === undefined ? '' : `λ ${h.lambda}`, h.density === undefined ? '' : `density ${h.density}`, h.t === undefined ? '' : `t ${h.t}`].filter(Boolean);
   return parts.length ? parts.join(', ') : '–';
+}
+
+/** "1,1;1,0.5" → [[1, 1], [1, 0.5]]: weight vectors, each of `models` finite weights with a non-zero sum (a CLI list). */
+export function parseWeightVectors(flag: string, text: string, models: number): number[][] {
+  const vectors = text.split(';').map((v) => v.trim());
+  const out = vectors.map((v) => {
+    const w = v.split(',').map((s) => s.trim());
+    if (w.length !== models) throw new Error(`--${flag}: '${v}' has ${w.length} weight${w.length === 1 ? '' : 's'}, the table merges ${models} specialists: give ${models} comma-separated weights per vector, vectors separated by ';' (e.g. ${Array(models).fill(1).join(',')};${[0.5, ...Array(models - 1).fill(1)].join(',')})`);
+    return w.map((s) => {
+      const x = Number(s);
+      if (s === '' || !Number.isFinite(x) || x < 0 || x > 100) throw new Error(`--${flag}: '${s}' in '${v}' is not a weight in [0, 100]`);
+      return x;
+    });
+  });
+  for (const w of out) if (w.every((x) => x === 0)) throw new Error(`--${flag}: every weight of '${w.join(',')}' is 0; a merge needs a non-zero weight`);
+  if (new Set(out.map((w) => w.join(','))).size !== out.length) throw new Error(`--${flag} ${text}: a vector is listed twice`);
+  return out;
 }
 
 /** "0.3,0.5,1" → [0.3, 0.5, 1], each in [min, max] (a CLI list). */
