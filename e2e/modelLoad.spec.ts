@@ -1,12 +1,13 @@
 // Loading a model into the page (restored from the earlier page.spec.ts, adapted to the pipeline
 // page): a tiny HF-layout model written here with our own safetensors writer, from picked files, a
 // folder and a URL; a run from its weights (the first loss is known in closed form); a model whose
-// context is too short; corrupt and mismatched weights; and a browser without WebGPU.
-import { mkdirSync, writeFileSync } from 'node:fs';
+// context is too short; the bundled copy base (button and a config's start); corrupt and mismatched
+// weights; and a browser without WebGPU.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { CHROMIUM_PATH } from '../scripts/lib/browser';
 import { modelToSafetensors } from '../src/model/checkpointIO';
-import { BYTE_VOCAB_SIZE, type ModelConfig } from '../src/model/config';
+import { BYTE_VOCAB_SIZE, type ModelConfig, PRESETS } from '../src/model/config';
 import { countParameters, parameterTable } from '../src/model/parameters';
 import type { PipelineConfig } from '../src/pipeline/config';
 import { openPage, tinyPipeline } from './pageKit';
@@ -98,6 +99,39 @@ test('a tiny model from files, a folder and a URL; a run starts from its weights
   const refused = await page.evaluate((c) => window.tabforge.run(c, { autosaveEvery: 0, samples: 0 }), oneSftStep());
   expect(refused).toMatchObject({ code: 'error' });
   await expect(page.getByTestId('error-box')).toContainText(/Run: .*context\.maxTotalTokens \(288\) is longer than the model's context \(128 positions\)/);
+});
+
+test('the bundled copy base: its button loads it from the page\'s origin, a config that starts from it loads it itself, the editor shows the choice', async ({ page }, info) => {
+  const provenance = JSON.parse(readFileSync('public/models/nano-copy-base/provenance.json', 'utf8')) as { bytes: number };
+  const nanoParameters = countParameters(PRESETS.nano).toLocaleString('en');
+  await openPage(page, info);
+  await page.getByTestId('bundled-nano-copy-base').click();
+  await expect(page.getByTestId('model-progress-text')).toHaveText(/\(100 %\) · loaded/);
+  await expect(page.getByTestId('model-info')).toContainText('/models/nano-copy-base/');
+  await expect(page.getByTestId('model-params')).toContainText(nanoParameters);
+  expect(provenance.bytes).toBeGreaterThan(1_000_000);
+  await page.getByTestId('model-unload').click();
+  await expect(page.getByTestId('use-loaded')).toBeHidden();
+
+  // one SFT step from the config's start, then the same from the seeded init: the first losses differ
+  const firstLoss = (c: PipelineConfig) => page.evaluate(async (cfg) => {
+    let loss = NaN;
+    const r = await window.tabforge.run(cfg, { autosaveEvery: 0, samples: 0 }, (e) => void (e.kind === 'sft' && Number.isNaN(loss) && (loss = e.loss)));
+    if ('code' in r) throw new Error(`run failed: ${r.message}`);
+    return { loss, model: r.model };
+  }, c);
+  const fromBase = await firstLoss({ ...oneSftStep(), start: { bundled: 'nano-copy-base' } });
+  expect(fromBase.model).toContain('/models/nano-copy-base/');
+  await expect(page.getByTestId('model-info')).toContainText('/models/nano-copy-base/'); // the panel shows what the run started from
+  await expect(page.getByTestId('use-loaded')).toBeChecked();
+  await expect(page.locator('#pf-start-bundled')).toHaveValue('nano-copy-base');
+  // a config without start starts from the seeded init: the model its predecessor's start loaded is unticked
+  const seeded = await firstLoss(oneSftStep());
+  expect(seeded.model).toBe('preset nano');
+  await expect(page.getByTestId('use-loaded')).not.toBeChecked();
+  expect(Math.abs(fromBase.loss - seeded.loss)).toBeGreaterThan(1e-3);
+  await expect(page.locator('#pf-start-bundled')).toHaveValue('');
+  await expect(page.getByTestId('error-box')).toBeHidden();
 });
 
 test('a corrupt or mismatched safetensors file shows a clear error', async ({ page }, info) => {

@@ -2,11 +2,15 @@
 // Chromium with real WebGPU (llvmpipe compatibility adapter by default: the fastest CPU adapter here;
 // --adapter swiftshader for the core one), and runs the demo pipeline on the page, inside its GPU
 // Worker (Comlink): kernel self-check → SFT of `nano` on the routing tool tasks → test evaluation
-// with cheap baselines → GRPO → test evaluation → test episodes from the final model. Prints progress
+// with cheap baselines → GRPO → test evaluation → test episodes from the final model. By default the
+// weights start from the bundled copy base (public/models/nano-copy-base: `nano` pretrained on task-free
+// copy drills, src/model/bundledModels.ts), as the paper starts from a pretrained base; `--start seeded`
+// starts from the preset's random init instead. Prints progress
 // bars and a summary, then writes a report folder (report.html with the page's charts as PNG and test
 // episodes, summary.json); the last line printed is `report: PATH`.
 //   npm run demo -- [--adapter llvmpipe|swiftshader] [--steps N | --sft-steps N] [--rl-steps N]
-//                   [--eval-tasks N] [--eval-before] [--skip-self-check] [--seed S] [--preset nano|tiny|small] [--out DIR]
+//                   [--eval-tasks N] [--eval-before] [--skip-self-check] [--seed S] [--preset nano|tiny|small]
+//                   [--start nano-copy-base|seeded] [--out DIR]
 import { resolve } from 'node:path';
 import type { PipelineConfig } from '../src/pipeline/config';
 import type { EpisodeView, PageRunEvent, PageRunResult, WorkerFailure } from '../src/workers/runEvents';
@@ -15,6 +19,7 @@ import { type BrowserAdapter, featureLevelFor, launchChromium } from './lib/brow
 import { writeDemoReport } from './lib/demoReport';
 import { REPO_ROOT, startServer } from './lib/server';
 import { integerFlag, oneOfFlag } from '../src/util/flagValues';
+import { BUNDLED_MODELS, COPY_BASE } from '../src/model/bundledModels';
 
 function flag(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
@@ -40,6 +45,14 @@ function count(names: string[], min: number): number | undefined {
 
 const adapter: BrowserAdapter = checked(() => oneOfFlag('adapter', flag('adapter', 'llvmpipe'), ['llvmpipe', 'swiftshader'] as const));
 const preset = checked(() => oneOfFlag('preset', flag('preset', 'nano'), ['nano', 'tiny', 'small'] as const));
+const startChoices = ['seeded', ...BUNDLED_MODELS.map((m) => m.id)] as const;
+// the default start is the copy base for its own preset; another preset starts from its seeded init unless --start says otherwise
+const start = checked(() => oneOfFlag('start', flag('start', preset === COPY_BASE.preset ? COPY_BASE.id : 'seeded'), startChoices));
+const startModel = BUNDLED_MODELS.find((m) => m.id === start);
+if (startModel && startModel.preset !== preset) {
+  console.error(`--start ${start} has preset ${startModel.preset}'s shape, not --preset ${preset}'s: pass --start seeded for a ${preset} from its random init`);
+  process.exit(2);
+}
 const stamp = new Date().toISOString().replace(/[:.]/g, '-').replace(/Z$/, '');
 const outDir = resolve(flag('out', resolve(REPO_ROOT, 'demo-reports', stamp)));
 // Only what was given: the worker fills the rest from DEFAULT_DEMO (not imported here: it pulls in the GPU code).
@@ -49,6 +62,7 @@ const given = {
 const options: DemoRequest = {
   preset,
   ...Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined)),
+  ...(startModel ? { start: startModel.id } : {}),
   evalBefore: has('eval-before'),
   skipSelfCheck: has('skip-self-check'),
 };

@@ -116,6 +116,8 @@ const session = new RunSession(gpu, store, tabs, view, {
     model.setTrained(m?.label ?? null);
   }),
   useLoadedModel: () => model.useLoaded(),
+  loadStart: (id) => model.ensureBundled(id),
+  releaseConfigStart: () => model.releaseConfigStart(),
   adapterName: () => gpu.report?.name ?? 'unknown',
 });
 tabs.onAsked = () => session.flush();

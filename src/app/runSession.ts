@@ -27,6 +27,10 @@ export interface SessionUi {
   trained(): void;
   /** Whether runs start from the loaded model. */
   useLoadedModel(): boolean;
+  /** Loads a config's `start.bundled` model and ticks it for the run (no-op if it is loaded and ticked); false when it failed. */
+  loadStart(bundledId: string): Promise<boolean>;
+  /** Unticks a model that an earlier config's start loaded (this config names none). */
+  releaseConfigStart(): void;
   adapterName(): string;
 }
 
@@ -161,6 +165,13 @@ export class RunSession {
 
   async start(o: StartOptions): Promise<PageRunResult | WorkerFailure> {
     if (this.state !== 'idle') return { code: 'busy', message: this.state === 'no-gpu' ? 'no GPU device: see the error box' : this.state === 'elsewhere' ? 'another tab is running a run on this browser\'s storage' : 'a run is already in progress' };
+    // the config names its start weights: load them like a model the user picked (the panel shows them);
+    // a resumed run's weights come from its checkpoint instead
+    if (o.config.start && !o.resumeOf && !(await this.ui.loadStart(o.config.start.bundled))) {
+      return { code: 'error', message: `the config starts from the bundled model ${o.config.start.bundled}, and loading it failed: see the error box` };
+    }
+    // no start named: a model that only an earlier config's start loaded does not carry over (the user's own stays)
+    if (!o.config.start && !o.resumeOf) this.ui.releaseConfigStart();
     const id = o.resumeOf?.id ?? RunStore.newId();
     const release = await this.tabs.acquire({ runId: id, title: o.title, config: o.config, startedAt: Date.now() });
     if (!release) {

@@ -9,6 +9,7 @@ import { TASK_FAMILY_NAMES } from '../envs/familyNames';
 import { PRESETS } from '../model/config';
 import { isRoutingLevel, ROUTING_LEVELS } from '../envs/functionCalling/routingTask';
 import { MERGE_METHODS } from '../train/merge/methods';
+import { BUNDLED_MODELS } from '../model/bundledModels';
 
 /** Config format version; bumped when a saved config (checkpoint, share link) would mean something else. */
 export const PIPELINE_CONFIG_VERSION = 1;
@@ -188,6 +189,15 @@ export const pipelineConfigSchema = z.object({
   preset: z.enum(PIPELINE_PRESETS, { error: `must be one of ${PIPELINE_PRESETS.join(', ')}` }),
   /** Seeds the init, the SFT data, the task streams and sampling. */
   seed: int(0, 2 ** 31 - 1),
+  /**
+   * Where the weights start: a model shipped with the app (public/models/, src/app/bundledModels.ts)
+   * of the preset's shape. Absent: the preset's seeded init (or the model loaded in the page, when
+   * "start runs from the loaded model" is ticked). The caller loads it (the page's worker fetches it,
+   * Node reads the folder); the runner refuses to run such a config without those weights.
+   */
+  start: z.object({
+    bundled: z.enum(BUNDLED_MODELS.map((m) => m.id) as [string, ...string[]], { error: `must be one of ${BUNDLED_MODELS.map((m) => m.id).join(', ')}` }),
+  }).strict().optional(),
   /** The run's task mix: GRPO's environments, the default SFT data and what evaluations cover. */
   tasks: taskMixSchema,
   context: contextSchema,
@@ -229,6 +239,8 @@ function crossFieldErrors(cfg: PipelineConfig): string[] {
   const rankError = (at: string, l: LoraSetting | false | undefined) => {
     if (l && l.rank > hidden) errors.push(`${at}.rank: ${l.rank} is more than preset ${cfg.preset}'s hidden size (${hidden}); a rank that large is no longer low-rank: choose at most ${hidden}`);
   };
+  const bundled = BUNDLED_MODELS.find((m) => m.id === cfg.start?.bundled);
+  if (bundled && bundled.preset !== cfg.preset) errors.push(`start.bundled: ${bundled.id} has preset ${bundled.preset}'s shape, the config's preset is ${cfg.preset}: set preset to ${bundled.preset} or drop start`);
   rankError('lora', cfg.lora);
   cfg.stages.forEach((s, i) => { if (s.kind === 'sft' || s.kind === 'grpo') rankError(`stages.${i}.lora`, s.lora); });
   cfg.stages.forEach((s, i) => {

@@ -32,6 +32,12 @@ export interface DemoOptions {
   sftSteps: number;
   /** SFT rows per step (768-token rows of several conversations each); default 2. */
   sftBatch?: number;
+  /** SFT learning rate; default ROUTING_LEARNING's. */
+  sftLr?: number;
+  /** Copy drills mixed into the SFT set (keep a copy base copying); default 0. */
+  sftDrills?: number;
+  /** Share of SFT requests wrapped in a longer sentence (sftData.ts); default none. */
+  sftWrappedRequests?: number;
   /** GRPO steps. */
   rlSteps: number;
   /** GRPO tasks (groups) per step. */
@@ -46,6 +52,8 @@ export interface DemoOptions {
   skipSelfCheck?: boolean;
   /** Test episodes shown at the end. */
   samples?: number;
+  /** The config's `start`: a bundled model's id (src/model/bundledModels.ts) instead of the seeded init; the caller loads its weights. */
+  start?: string;
   /** Start from these weights (a loaded model) instead of the preset's seeded init. */
   initial?: { cfg: ModelConfig; params: Map<string, Float32Array>; label: string };
 }
@@ -141,11 +149,15 @@ export function grpoProgress(r: RlStepRecord, totalSteps: number, groups: number
 
 /** The pipeline config the demo runs. */
 export function demoConfig(opts: DemoOptions): PipelineConfig {
-  return learningConfig({
+  const cfg = learningConfig({
     ...ROUTING_LEARNING, preset: opts.preset, seed: opts.seed, tasks: [{ family: 'function-calling', level: opts.taskSet, weight: 1 }],
-    sftExamples: opts.sftExamples, sftSteps: opts.sftSteps, sftBatch: opts.sftBatch ?? 2, rlSteps: opts.rlSteps, tasksPerStep: opts.tasksPerStep, groupSize: opts.groupSize,
+    sftExamples: opts.sftExamples, sftSteps: opts.sftSteps, sftBatch: opts.sftBatch ?? 2,
+    ...(opts.sftLr !== undefined ? { sftLr: opts.sftLr } : {}), ...(opts.sftDrills !== undefined ? { sftDrills: opts.sftDrills } : {}),
+    ...(opts.sftWrappedRequests !== undefined ? { sftWrappedRequests: opts.sftWrappedRequests } : {}),
+    rlSteps: opts.rlSteps, tasksPerStep: opts.tasksPerStep, groupSize: opts.groupSize,
     evalN: opts.evalTasks, evalEvery: 0, evalBefore: opts.evalBefore ?? false,
   });
+  return opts.start === undefined ? cfg : { ...cfg, start: { bundled: opts.start } };
 }
 
 /** Refuses a loaded model the demo cannot train, saying what it would need. */

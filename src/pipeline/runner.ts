@@ -55,6 +55,8 @@ export async function runPipeline(rt: GpuRuntime, cfg: PipelineConfig, hooks: Pi
   if (anyStageLora(cfg) && opts.weights?.lora) throw new Error('config.lora (or a stage\'s own lora) attaches adapters per stage, but the given model already trains its own LoRA adapters (npm run learn --model: --lora-rank); drop one of them');
   const rewardErrors = rewardWeightErrors(cfg);
   if (rewardErrors.length > 0) throw new Error(rewardErrors.map(rewardWeightLine).join('; '));
+  // a config that names its start must get those weights: the seeded init instead would be a silent wrong start
+  if (cfg.start && !opts.initial && !opts.weights) throw new Error(`the config starts from the bundled model ${cfg.start.bundled}, but no weights were given for it: load public/models/${cfg.start.bundled}/ (npm run learn -- --init public/models/${cfg.start.bundled}; the page's Start loads it itself; runs shared across tabs or peers do not load one yet), or drop start`);
   const w = opts.weights ?? new GpuWeights(rt, model, opts.initial ?? initialWeights(model, cfg.seed));
   try {
     const run = new Run(rt, cfg, w, hooks, opts);

@@ -1,11 +1,13 @@
 // "Load model": pick config.json + model.safetensors (or the model's folder), or give a URL base;
 // loading streams with a byte progress bar; then the parameter count, the shape, any warnings and
-// whether it trains here. The page sends the weights to the GPU worker for the next runs.
+// whether it trains here. The page sends the weights to the GPU worker for the next runs. A button per
+// bundled model (bundledModels.ts) loads it from the page's own origin through the same URL path.
 import type { DeviceLimits } from '../../model/memoryPlan';
 import { countParameters } from '../../model/parameters';
 import { filesFromZip, importHfModel } from '../../storage/export/importModel';
 import { type LoadProgress, type LoadedModelInfo, checkTrainable, formatCount, loadModelFromFiles, loadModelFromUrl, modelUrlBase } from '../modelSource';
 import { formatBytes } from '../../model/parameters';
+import { BUNDLED_MODELS, type BundledModel, bundledModelPath } from '../../model/bundledModels';
 import { h, panel } from './dom';
 
 export interface ModelPanel {
@@ -18,6 +20,12 @@ export interface ModelPanel {
   onStateChange(cb: () => void): void;
   /** Re-checks the fit for the current adapter and run settings. */
   updateFit(limits: DeviceLimits | null, run: { batchSize: number; seqLen: number; referenceCopy?: boolean; episodeTokens?: number } | null): void;
+  /** Loads a bundled model as its button does; false when it failed (the error is shown). */
+  loadBundled(m: BundledModel): Promise<boolean>;
+  /** The bundled model `id` loaded and ticked for the next run (a config's start): loads it unless it already is; false when that failed. */
+  ensureBundled(id: string): Promise<boolean>;
+  /** A run whose config names no start: a model ticked only because an earlier config's start loaded it is unticked (the seeded init it asks for). */
+  releaseConfigStart(): void;
   /** Whether runs should start from the loaded model. */
   useLoaded(): boolean;
   /** Forget the model (e.g. the worker was restarted); `why` is shown. */
@@ -39,6 +47,7 @@ export function createModelPanel(): ModelPanel {
   folder.webkitdirectory = true;
   const url = h('input', { testid: 'model-url', attrs: { type: 'url', placeholder: 'https://…/my-model/ (holds config.json and model.safetensors)', 'aria-label': 'Model URL base' } });
   const urlButton = h('button', { text: 'Load from URL', testid: 'model-url-load', attrs: { type: 'button' } });
+  const bundledButtons = BUNDLED_MODELS.map((m) => h('button', { text: m.label, testid: `bundled-${m.id}`, attrs: { type: 'button', title: m.description } }));
   const bar = h('progress', { testid: 'model-progress', attrs: { max: '1', value: '0', 'aria-label': 'Model loading progress' } });
   const progressText = h('span', { class: 'progress-text', testid: 'model-progress-text' });
   const progress = h('div', { class: 'progress-row model-progress' }, bar, progressText);
@@ -56,6 +65,7 @@ export function createModelPanel(): ModelPanel {
       h('label', { class: 'file-pick', attrs: { for: 'model-folder' } }, h('span', { text: 'Folder' }), folder),
       h('label', { class: 'file-pick', attrs: { for: 'model-zip' } }, h('span', { text: 'Zip' }), zip)),
     h('div', { class: 'url-row' }, url, urlButton),
+    h('div', { class: 'bundled-row' }, h('span', { class: 'muted', text: 'Shipped with TabForge: ' }), ...bundledButtons),
     progress, info, useRow,
     h('div', { class: 'export-row' }, exportButton, exportStatus));
   let exportCb: () => Promise<void> = async () => {};
@@ -77,9 +87,14 @@ export function createModelPanel(): ModelPanel {
   let errorCb: (message: string | null) => void = () => undefined;
   let unloadCb: () => void = () => undefined;
   let stateCb: () => void = () => undefined;
-  use.addEventListener('change', () => stateCb());
+  use.addEventListener('change', () => {
+    forConfigStart = false; // the user's choice from now on
+    stateCb();
+  });
   /** What is loaded in the worker (metadata only: the arrays were transferred there). */
   let current: Omit<LoadedModelInfo, 'params'> | null = null;
+  /** `current` was loaded for a config's start, not picked by the user. */
+  let forConfigStart = false;
   let lastFit: [DeviceLimits | null, { batchSize: number; seqLen: number; referenceCopy?: boolean; episodeTokens?: number } | null] = [null, null];
   const fitList = h('ul', { class: 'fit', testid: 'model-fit' });
 
@@ -92,7 +107,7 @@ export function createModelPanel(): ModelPanel {
   };
 
   const setBusy = (busy: boolean) => {
-    for (const c of [files, folder, zip, url, urlButton, unload]) c.disabled = busy;
+    for (const c of [files, folder, zip, url, urlButton, unload, ...bundledButtons]) c.disabled = busy;
     el.dataset.busy = String(busy);
   };
 
@@ -121,15 +136,18 @@ export function createModelPanel(): ModelPanel {
     info.replaceChildren(dl, ...(warnings ? [warnings] : []), fitList);
   };
 
-  const run = async (load: () => Promise<LoadedModelInfo>) => {
+  /** Loads, shows and hands the model to the worker; false when it failed (the error is shown, the previous model kept). */
+  const run = async (load: () => Promise<LoadedModelInfo>): Promise<boolean> => {
     setBusy(true);
     errorCb(null);
     progress.hidden = false;
     bar.value = 0;
     progressText.textContent = 'starting…';
     const previous = current;
+    const previousForStart = forConfigStart;
     try {
       const m = await load();
+      forConfigStart = false;
       const { params: _params, ...meta } = m;
       current = meta;
       showInfo(meta);
@@ -142,15 +160,18 @@ export function createModelPanel(): ModelPanel {
       use.checked = true;
       el.dataset.loaded = 'true';
       stateCb();
+      return true;
     } catch (e) {
       errorCb(e instanceof Error ? e.message : String(e));
       progressText.textContent = previous ? `failed (see the error above); still loaded: ${previous.source}` : 'failed: see the error above';
       bar.value = 0;
       current = previous; // the worker still holds the previous model, if any
+      forConfigStart = previousForStart;
       if (previous) {
         showInfo(previous);
         renderFit();
       } else info.replaceChildren();
+      return false;
     } finally {
       setBusy(false);
     }
@@ -176,6 +197,29 @@ export function createModelPanel(): ModelPanel {
   url.addEventListener('keydown', (e) => {
     if (e.key === 'Enter') fromUrl();
   });
+  const bundledUrl = (m: BundledModel) => modelUrlBase(bundledModelPath(m), location.href);
+  const loadBundled = (m: BundledModel) => run(async () => loadModelFromUrl(bundledUrl(m), onProgress));
+  const ensureBundled = async (id: string) => {
+    const m = BUNDLED_MODELS.find((b) => b.id === id);
+    if (!m) {
+      errorCb(`no bundled model named ${id} (this build ships ${BUNDLED_MODELS.map((b) => b.id).join(', ')})`);
+      return false;
+    }
+    if (current?.source === bundledUrl(m) && (use.checked || forConfigStart)) {
+      use.checked = true;
+      stateCb();
+      return true;
+    }
+    const ok = await loadBundled(m);
+    if (ok) forConfigStart = true;
+    return ok;
+  };
+  const releaseConfigStart = () => {
+    if (!forConfigStart || !use.checked) return;
+    use.checked = false;
+    stateCb();
+  };
+  bundledButtons.forEach((b, i) => b.addEventListener('click', () => void loadBundled(BUNDLED_MODELS[i])));
 
   const forget = (why: string) => {
     current = null;
@@ -201,6 +245,9 @@ export function createModelPanel(): ModelPanel {
       lastFit = [limits, runCfg];
       renderFit();
     },
+    loadBundled,
+    ensureBundled,
+    releaseConfigStart,
     useLoaded: () => current !== null && use.checked,
     forget,
     hasModel: () => current !== null,

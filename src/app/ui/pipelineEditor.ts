@@ -5,6 +5,7 @@
 // message sits next to its field.
 import { TASK_FAMILY_NAMES, type TaskFamilyName } from '../../envs/familyNames';
 import { PIPELINE_CONFIG_VERSION, PIPELINE_PRESETS, type PipelineConfig, type StageConfig } from '../../pipeline/config';
+import { BUNDLED_MODELS } from '../../model/bundledModels';
 import { EXAMPLE_PIPELINES } from '../../pipeline/presets';
 import { checkDraft, clone, DEFAULT_PIPELINE, type FieldErrors, fittedContext, levelsOf, newStage } from '../pipelineDraft';
 import { h, panel } from './dom';
@@ -61,6 +62,8 @@ export function createPipelineEditor(): PipelineEditor {
   const edited = () => {
     const lora = draft.lora as Record<string, unknown> | undefined;
     if (lora && Object.keys(lora).length === 0) delete draft.lora; // both LoRA fields empty: full fine-tuning
+    const start = draft.start as Record<string, unknown> | undefined;
+    if (start && Object.keys(start).length === 0) delete draft.start; // "random init": no start field
     currentTitle = 'custom pipeline';
     summary.textContent = 'Edited: a custom pipeline.';
     if (autoContext) fitContext(false);
@@ -180,6 +183,7 @@ export function createPipelineEditor(): PipelineEditor {
     const cfg = cfgDraft();
     const basics = h('div', { class: 'grid3' },
       fieldOf({ path: 'preset', label: 'Model', kind: 'select', help: 'preset', options: PIPELINE_PRESETS.map((p) => ({ value: p, label: PRESET_LABELS[p] ?? p })) }),
+      fieldOf({ path: 'start.bundled', label: 'Start weights', kind: 'select', help: 'start', options: [{ value: '', label: 'random init (seeded)' }, ...BUNDLED_MODELS.map((m) => ({ value: m.id, label: m.label }))], parse: (v) => (v === '' ? undefined : v) }),
       fieldOf({ path: 'seed', label: 'Seed', kind: 'int', help: 'seed' }),
       fieldOf({ path: 'lora.rank', label: 'LoRA rank', kind: 'int', help: 'loraRank', hint: 'empty: full fine-tuning' }),
       fieldOf({ path: 'lora.alpha', label: 'LoRA α', kind: 'num', help: 'loraAlpha', hint: 'empty: 2 × rank' }));
