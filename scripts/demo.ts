@@ -62,7 +62,7 @@ const given = {
 const options: DemoRequest = {
   preset,
   ...Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined)),
-  ...(startModel ? { start: startModel.id } : {}),
+  start: startModel ? startModel.id : null,
   evalBefore: has('eval-before'),
   skipSelfCheck: has('skip-self-check'),
 };

@@ -67,8 +67,8 @@ describe('the page pipeline draft', () => {
   it('holds autostart links of runs much larger than the default, and describes stages', () => {
     expect(runSizeVsDefault(DEFAULT_PIPELINE)).toBeCloseTo(1);
     expect(autostartHold(DEFAULT_PIPELINE)).toBeNull();
-    const big = { ...DEFAULT_PIPELINE, stages: DEFAULT_PIPELINE.stages.map((s) => (s.kind === 'grpo' ? { ...s, steps: 20 * AUTOSTART_MAX_SIZE } : s)) };
-    expect(autostartHold(big)).toMatch(/^This link asks for a long run \(preset nano, SFT 150 steps → eval \(test, n 64\) → GRPO 80 steps × 4 tasks × 8 → eval \(test, n 64\): about \d+× the default run/);
+    const big = { ...DEFAULT_PIPELINE, stages: DEFAULT_PIPELINE.stages.map((s) => (s.kind === 'grpo' ? { ...s, steps: 100 * AUTOSTART_MAX_SIZE } : s)) };
+    expect(autostartHold(big)).toMatch(/^This link asks for a long run \(preset nano, SFT 150 steps → eval \(test, n 64\) → GRPO 400 steps × 4 tasks × 8 → eval \(test, n 64\): about \d+× the default run/);
     expect(describeStages({ ...DEFAULT_PIPELINE, stages: [] })).toBe('no stages');
   });
 

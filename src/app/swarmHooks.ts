@@ -7,7 +7,7 @@
 import type { FeatureLevelChoice } from '../gpu/device';
 import { type ModelConfig } from '../model/config';
 import { parsePipelineConfig, type PipelineConfig } from '../pipeline/config';
-import { DEFAULT_DEMO, demoConfig } from '../pipeline/demoPipeline';
+import { SEEDED_DEMO, demoConfig } from '../pipeline/demoPipeline';
 import { type BrowserSwarm, startBrowserSwarm } from '../shard/browserSwarm';
 import { dataParallelProblem } from '../shard/dataParallelRun';
 import { readSwarmLink, swarmHash } from '../shard/link';
@@ -64,11 +64,12 @@ export interface SwarmHost {
 }
 
 /**
- * What the panel's Start runs: the demo pipeline — with asynchronous GRPO (k = 1) for rollout tabs;
+ * What the panel's Start runs: the demo pipeline from the seeded init — with asynchronous GRPO (k = 1) for rollout tabs;
  * for data parallel over `world` tabs with synchronous GRPO and an SFT batch that splits over them.
  */
 export function defaultSwarmConfig(world?: number): PipelineConfig {
-  const cfg = demoConfig({ ...DEFAULT_DEMO, rlSteps: 20, ...(world ? { sftBatch: 2 * world } : {}) });
+  // the seeded demo: a shared run loads no start weights (the runner refuses one there)
+  const cfg = demoConfig({ ...SEEDED_DEMO, rlSteps: 20, ...(world ? { sftBatch: 2 * world } : {}) });
   return { ...cfg, stages: cfg.stages.map((s) => (s.kind === 'grpo' && !world ? { ...s, staleness: 1 } : s)) };
 }
 

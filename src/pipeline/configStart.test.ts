@@ -4,10 +4,10 @@ import { describe, expect, it } from 'vitest';
 import type { GpuRuntime } from '../gpu/runtime';
 import { COPY_BASE } from '../model/bundledModels';
 import { validatePipelineConfig } from './config';
-import { DEFAULT_DEMO, demoConfig } from './demoPipeline';
+import { DEFAULT_DEMO, demoConfig, demoDefaults, SEEDED_DEMO } from './demoPipeline';
 import { runPipeline } from './runner';
 
-const demo = demoConfig(DEFAULT_DEMO);
+const demo = demoConfig(SEEDED_DEMO);
 
 describe("a pipeline config's start", () => {
   it('accepts a bundled model of the preset, refuses an unknown one or another preset by path', () => {
@@ -19,9 +19,15 @@ describe("a pipeline config's start", () => {
     expect(validatePipelineConfig({ ...demo, start: {} })).toMatchObject({ ok: false });
   });
 
-  it('is carried by demoConfig when asked for, and absent by default', () => {
+  it('is carried by demoConfig: the demo starts from the copy base, the seeded demo and other presets from their init', () => {
     expect(demo.start).toBeUndefined();
-    expect(demoConfig({ ...DEFAULT_DEMO, start: COPY_BASE.id })).toEqual({ ...demo, start: { bundled: COPY_BASE.id } });
+    expect(demoConfig(DEFAULT_DEMO).start).toEqual({ bundled: COPY_BASE.id });
+    expect(validatePipelineConfig(demoConfig(DEFAULT_DEMO))).toMatchObject({ ok: true });
+    expect(demoDefaults({})).toBe(DEFAULT_DEMO);
+    expect(demoDefaults({ preset: 'nano' })).toBe(DEFAULT_DEMO);
+    expect(demoDefaults({ start: null })).toBe(SEEDED_DEMO);
+    expect(demoDefaults({ preset: 'tiny' })).toBe(SEEDED_DEMO);
+    expect(demoDefaults({ preset: 'tiny', start: COPY_BASE.id })).toBe(DEFAULT_DEMO); // asked for: the config then refuses the mismatch
   });
 
   it('the runner refuses it without the weights, before touching the GPU', async () => {

@@ -1,6 +1,7 @@
 // Named pipeline configurations: what `npm run learn`, `npm run demo`, the page's example buttons and
 // the learning tests start from. Each is a plain PipelineConfig (validated), so a caller changes a
 // field and gets the same runner; nothing here is special-cased in the runner.
+import { COPY_BASE } from '../model/bundledModels';
 import { type TaskMixEntry } from '../envs/taskMix';
 import { taskSet } from '../envs/taskSets';
 import { PRESETS, type PresetName } from '../model/config';
@@ -191,8 +192,11 @@ const example = (o: Partial<LearningOptions> & Pick<LearningOptions, 'tasks'>): 
 export const EXAMPLE_PIPELINES: readonly ExamplePipeline[] = [
   {
     id: 'routing', title: 'Tool routing in 5 minutes',
-    summary: 'A 0.43 M-parameter model learns to answer a short request with a call to the right one of 4 tools: SFT on expert calls, then GRPO against the environment; test success (the whole call right) after each, beside cheap rule baselines. About 5 minutes on a CPU adapter; from scratch it learns the format and routing, not yet to copy unseen argument values.',
-    config: example({ preset: 'nano', tasks: [{ family: 'function-calling', level: 'route4', weight: 1 }], sftExamples: 512, sftSteps: 150, sftBatch: 2, rlSteps: 6, tasksPerStep: 4, groupSize: 8, evalN: 64 }),
+    summary: 'A 0.43 M-parameter model learns to answer a short request with a call to the right one of 4 tools: SFT on expert calls, then GRPO against the environment; test success (the whole call right) after each, beside cheap rule baselines. It starts from the bundled nano copy base (pretrained on copy drills only), so it can copy argument values it never saw; about 6 minutes on a CPU adapter, and still far below the cheap rules at this size.',
+    config: {
+      ...example({ preset: 'nano', tasks: [{ family: 'function-calling', level: 'route4', weight: 1 }], sftExamples: 512, sftSteps: 150, sftBatch: 4, sftLr: 1e-3, sftDrills: 128, sftWrappedRequests: 0.5, rlSteps: 6, tasksPerStep: 4, groupSize: 8, evalN: 64 }),
+      start: { bundled: COPY_BASE.id },
+    },
   },
   {
     id: 'bfcl', title: 'BFCL-style calls',

@@ -12,7 +12,7 @@ import type { GpuWeights } from '../model/weights';
 import '../ops/allChecks';
 import { type CheckResult, runSelfCheck } from '../ops/selfCheck';
 import type { PipelineConfig } from '../pipeline/config';
-import { DEFAULT_DEMO, demoConfig, type DemoOptions } from '../pipeline/demoPipeline';
+import { demoConfig, demoDefaults, type DemoOptions } from '../pipeline/demoPipeline';
 import { exportFiles, exportZip } from '../storage/export/exportModel';
 import { tokenizerForModel } from '../tokenizer';
 import { adapterName, adapterSignature, probeAdapters, type ProbeResult } from './adapterProbe';
@@ -37,7 +37,9 @@ export interface AdapterReport {
 }
 
 /** `npm run demo`'s options as the page passes them on (DEFAULT_DEMO fills the rest). */
-export interface DemoRequest extends Partial<Omit<DemoOptions, 'initial'>> {
+export interface DemoRequest extends Partial<Omit<DemoOptions, 'initial' | 'start'>> {
+  /** A bundled model id, or null for the preset's seeded init (SEEDED_DEMO); absent: DEFAULT_DEMO's (the copy base, for nano). */
+  start?: string | null;
   /** Smoke run: QUICK_DEMO's stage sizes and no kernel self-check (explicit options win). */
   quick?: boolean;
 }
@@ -192,8 +194,8 @@ const api = {
 
   /** The pipeline `npm run demo` runs for these options (DEFAULT_DEMO, QUICK_DEMO, then the explicit ones). */
   demoConfig(opts: DemoRequest): { config: PipelineConfig; selfCheck: boolean; samples: number } {
-    const { quick, ...explicit } = opts;
-    const o: DemoOptions = { ...DEFAULT_DEMO, ...(quick ? QUICK_DEMO : {}), ...explicit };
+    const { quick, start, ...explicit } = opts;
+    const o: DemoOptions = { ...demoDefaults(opts), ...(quick ? QUICK_DEMO : {}), ...explicit, ...(typeof start === 'string' ? { start } : {}) };
     return { config: demoConfig(o), selfCheck: !o.skipSelfCheck, samples: o.samples ?? 3 };
   },
 
