@@ -94,7 +94,7 @@ test('keyboard only: every control of the editor and the run panel in order with
   // 2. the form, with keys only: an example, fields typed, a select by arrow keys, a checkbox by Space
   await tabTo(page, '[data-testid="example-routing"]');
   await page.keyboard.press('Enter');
-  await expect(page.getByTestId('example-summary')).toContainText('About 5 minutes');
+  await expect(page.getByTestId('example-summary')).toContainText('about 6 minutes');
   await tabTo(page, '#pf-seed');
   await typeInto(page, '7');
   // structural edits keep the keyboard's place: a task set added and removed

@@ -40,7 +40,7 @@ test('the page says what it does; help popovers explain each term and open from 
 test('one-click example pipelines cover routing, BFCL-style calls, customer service, coding, all families and all + merge', async ({ page }, info) => {
   await openPage(page, info, { waitGpu: false });
   const examples = page.getByTestId('examples').getByRole('button');
-  await expect(examples).toHaveText(['Tool routing in 5 minutes', 'BFCL-style calls', 'Customer service', 'Coding', 'All three families', 'All + merge']);
+  await expect(examples).toHaveText(['Tool routing in 6 minutes', 'BFCL-style calls', 'Customer service', 'Coding', 'All three families', 'All + merge']);
   const expectations: [string, string, string[]][] = [
     ['example-bfcl', 'nano-q', ['bfcl']],
     ['example-service', 'nano-q', ['retail']],
@@ -57,7 +57,7 @@ test('one-click example pipelines cover routing, BFCL-style calls, customer serv
     await expect(page.getByTestId('example-summary')).not.toBeEmpty();
     await expect(page.getByTestId('error-form')).toBeEmpty();
   }
-  await expect(page.getByTestId('example-summary')).toContainText('About 5 minutes on a CPU adapter');
+  await expect(page.getByTestId('example-summary')).toContainText('about 6 minutes on a CPU adapter');
   await expect(page.getByTestId('stages').locator('fieldset.stage')).toHaveCount(4);
 });
 

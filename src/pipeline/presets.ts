@@ -173,7 +173,7 @@ function learningStages(o: LearningOptions, stages: StageConfig[], test: (label:
   stages.push(test('after GRPO', false));
 }
 
-/** A named pipeline the page offers as a one-click start ("tool routing in 5 minutes", …). */
+/** A named pipeline the page offers as a one-click start ("tool routing in 6 minutes", …). */
 export interface ExamplePipeline {
   id: string;
   title: string;
@@ -191,7 +191,7 @@ const example = (o: Partial<LearningOptions> & Pick<LearningOptions, 'tasks'>): 
  */
 export const EXAMPLE_PIPELINES: readonly ExamplePipeline[] = [
   {
-    id: 'routing', title: 'Tool routing in 5 minutes',
+    id: 'routing', title: 'Tool routing in 6 minutes',
     summary: 'A 0.43 M-parameter model learns to answer a short request with a call to the right one of 4 tools: SFT on expert calls, then GRPO against the environment; test success (the whole call right) after each, beside cheap rule baselines. It starts from the bundled nano copy base (pretrained on copy drills only), so it can copy argument values it never saw; about 6 minutes on a CPU adapter, and still far below the cheap rules at this size.',
     config: {
       ...example({ preset: 'nano', tasks: [{ family: 'function-calling', level: 'route4', weight: 1 }], sftExamples: 512, sftSteps: 150, sftBatch: 4, sftLr: 1e-3, sftDrills: 128, sftWrappedRequests: 0.5, rlSteps: 6, tasksPerStep: 4, groupSize: 8, evalN: 64 }),
