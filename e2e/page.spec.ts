@@ -73,6 +73,10 @@ test('the editor edits the whole pipeline config and validates every field where
   await expect(page.getByTestId('start')).toBeDisabled();
   await page.selectOption('#pf-preset', 'nano-q');
   await expect(page.getByTestId('error-context.maxTotalTokens')).toBeEmpty();
+  // the routing example starts from the nano copy base: another preset is refused there, by the field
+  await expect(page.getByTestId('error-start.bundled')).toContainText("has preset nano's shape, the config's preset is nano-q");
+  await page.selectOption('#pf-start-bundled', '');
+  await expect(page.getByTestId('error-start.bundled')).toBeEmpty();
   // family and level
   await page.selectOption('#pf-tasks-1-family', 'coding');
   await expect(page.locator('#pf-tasks-1-level')).toHaveValue('functions');
