@@ -190,10 +190,10 @@ export const pipelineConfigSchema = z.object({
   /** Seeds the init, the SFT data, the task streams and sampling. */
   seed: int(0, 2 ** 31 - 1),
   /**
-   * Where the weights start: a model shipped with the app (public/models/, src/app/bundledModels.ts)
+   * Where the weights start: a model shipped with the app (public/models/, src/model/bundledModels.ts)
    * of the preset's shape. Absent: the preset's seeded init (or the model loaded in the page, when
-   * "start runs from the loaded model" is ticked). The caller loads it (the page's worker fetches it,
-   * Node reads the folder); the runner refuses to run such a config without those weights.
+   * "start runs from the loaded model" is ticked). The caller loads it (the page through "Load model"
+   * before Start, Node with --init public/models/ID); the runner refuses such a config without those weights.
    */
   start: z.object({
     bundled: z.enum(BUNDLED_MODELS.map((m) => m.id) as [string, ...string[]], { error: `must be one of ${BUNDLED_MODELS.map((m) => m.id).join(', ')}` }),
