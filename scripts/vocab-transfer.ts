@@ -2,9 +2,10 @@
 // bundled copy base, public/models/nano-copy-base) moved to the vocabulary of a preset of the same
 // shape otherwise (src/model/vocabTransfer.ts: layers copied, each new token's embedding = the mean of
 // its bytes' rows). Writes config.json + model.safetensors (HF layout: npm run learn -- --preset nano-q
-// --init OUT) and vocab-transfer.json (source, its SHA-256, how each row was made).
+// --init OUT) and vocab-transfer.json (source, its SHA-256, how each row was made); a copy-probe folder's
+// copy-probe.json comes along with the new preset (npm run copy-probe -- --preset P --from OUT continues it).
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { modelFromSafetensors, modelToSafetensors } from '../src/model/checkpointIO';
@@ -40,6 +41,10 @@ async function main(): Promise<number> {
     source: v.from, sourceSha256: createHash('sha256').update(bytes).digest('hex'), preset: v.preset, rows: stats,
   };
   writeAtomic(join(v.out, 'vocab-transfer.json'), `${JSON.stringify(record, null, 1)}\n`);
+  // A copy-probe folder's record goes along (its drill streams are what the layers trained on, so a continued
+  // probe still holds out only unseen strings): npm run copy-probe -- --preset P --from OUT continues it.
+  const probe = join(v.from, 'copy-probe.json');
+  if (existsSync(probe)) writeAtomic(join(v.out, 'copy-probe.json'), `${JSON.stringify({ ...JSON.parse(readFileSync(probe, 'utf8')), preset: v.preset }, null, 1)}\n`);
   console.log(`[vocab-transfer] ${v.from} → ${v.out} (preset ${v.preset}): ${stats.specials} specials and ${stats.singleBytes} bytes copied, ${stats.multiByte} multi-byte tokens as the mean of their bytes, ${stats.padding} padding rows`);
   return 0;
 }
