@@ -11,7 +11,7 @@ import { PRESETS } from '../model/config';
 import { initialWeights } from '../model/weights';
 import { tokenizerForModel } from '../tokenizer';
 import { defaultRenderer } from '../train/rl/rollout';
-import { COPY_PROBE_DEFAULTS, copyProbeDrills, drillText, runCopyProbe, scoreCopies, valueMask } from './copyProbe';
+import { COPY_PROBE_DEFAULTS, copyProbeDrills, drillText, runCopyProbe, scoreCopies, valueMask, valueMaskedDocs } from './copyProbe';
 import { encodeSftConversations } from './sftData';
 
 describe('copy probe', () => {
@@ -60,6 +60,20 @@ describe('copy probe', () => {
       expect(pick(rest)).toBe(want.slice(1));
       expect(first.every((m, j) => m === 0 || d.mask[j] === 1)).toBe(true);
     });
+  });
+
+  it('nano-q: a held-out string of one token has no \'rest\'; the rest rows keep only strings with one (a from-scratch nano-q probe failed on it)', async () => {
+    const tok = await tokenizerForModel(PRESETS['nano-q']);
+    const { heldOut } = copyProbeDrills({ drills: 20_000, heldOut: 64, seed: 6 });
+    const docs = encodeSftConversations(heldOut, tok, defaultRenderer(tok), 256).docs;
+    const decode = (ids: number[]) => tok.decode(ids);
+    const single = docs.filter((d) => !valueMask(d, decode, 'rest').mask.includes(1));
+    expect(single.length).toBeGreaterThan(0); // this seed's stream holds such strings (the failing run's)
+    single.forEach((d) => expect(valueMask(d, decode, 'first').mask.filter((m) => m === 1)).toHaveLength(1));
+    const rest = valueMaskedDocs(docs, decode, 'rest');
+    expect(rest).toHaveLength(docs.length - single.length);
+    expect(rest.every((d) => d.mask.includes(1))).toBe(true);
+    expect(valueMaskedDocs(docs, decode, 'first')).toHaveLength(docs.length);
   });
 
   it('exact copy: the generated turn up to its <|im_end|> equals the target turn (the template\'s "\\n" after it is not generated)', async () => {

@@ -103,6 +103,15 @@ export function valueMask(doc: EncodedDoc, decode: (ids: number[]) => string, pa
 }
 
 /**
+ * The held-out documents masked to one part of the copied string, without those where that part is empty:
+ * with the trimmed Qwen3 vocabulary a short string can be a single token, which has no 'rest' (packing
+ * refuses a document with nothing to learn from, and its loss would be 0/0).
+ */
+export function valueMaskedDocs(docs: readonly EncodedDoc[], decode: (ids: number[]) => string, part: 'first' | 'rest'): EncodedDoc[] {
+  return docs.map((d) => valueMask(d, decode, part)).filter((d) => d.mask.includes(1));
+}
+
+/**
  * Exact copies among greedy generations: every token of the target up to and including its first
  * stop token (the chat format's `<|im_end|>`; the "\n" the template puts after it is not generated —
  * generation ends at the stop token). Also the letters of the wanted strings and how many of them
@@ -162,8 +171,8 @@ export async function runCopyProbe(
   const pack = { seqLen: o.seqLen, padId: tok.padId, pack: true };
   const heldRows = packDocuments(held, pack);
   const decode = (ids: number[]) => tok.decode(ids);
-  const firstRows = packDocuments(held.map((d) => valueMask(d, decode, 'first')), pack);
-  const restRows = packDocuments(held.map((d) => valueMask(d, decode, 'rest')), pack);
+  const firstRows = packDocuments(valueMaskedDocs(held, decode, 'first'), pack);
+  const restRows = packDocuments(valueMaskedDocs(held, decode, 'rest'), pack);
   // fresh runs of another seed: a copy test of the bare repeat, whatever the training mix held
   const heldInductionRows = o.induction > 0 ? packDocuments(inductionDocs(64, pool, o.seed + 0x51ed), pack) : [];
   const stopIds = tok.encode('<|im_end|>');
