@@ -17,6 +17,10 @@ describe('parseLearnArgs', () => {
     const framed = learningConfig(parseLearnArgs(['--family', 'function-calling', '--sft-framed-requests', '0.5']).options);
     expect(framed.stages[0]).toMatchObject({ kind: 'sft', data: { source: 'synthetic', framedRequests: 0.5 } });
     expect(() => parseLearnArgs(['--family', 'function-calling', '--sft-framed-requests', '1.5'])).toThrow(/sft-framed-requests/);
+    const renamed = learningConfig(parseLearnArgs(['--family', 'service', '--level', 'status', '--sft-random-users', '0.75']).options);
+    expect(renamed.stages[0]).toMatchObject({ kind: 'sft', data: { source: 'synthetic', randomUsers: 0.75 } });
+    expect(learningConfig(parseLearnArgs(['--family', 'service']).options).stages[0]).not.toHaveProperty('data.randomUsers');
+    expect(() => parseLearnArgs(['--family', 'service', '--sft-random-users', '-1'])).toThrow(/sft-random-users/);
     const demo = learningConfig(parseLearnArgs(['--family', 'function-calling', '--level', 'route4', '--sft-phrasings', '4']).options);
     expect(demo.stages[0]).toMatchObject({ kind: 'sft', data: { source: 'synthetic', phrasings: 4 } });
     expect(learningConfig(parseLearnArgs(['--family', 'function-calling']).options).stages[0]).not.toHaveProperty('data.phrasings');

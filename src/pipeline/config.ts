@@ -74,14 +74,16 @@ export const sftStageSchema = z.object({
    * (data/requestWrappers.ts: the value at new offsets; absent = 0); `editedRequests` the share whose
    * request gets 1–2 word edits (data/requestEdits.ts: shared function words deleted, inserted, swapped;
    * absent = 0); `framedRequests` the share whose request is rebuilt from a generic frame and a cue word
-   * of its tool (data/requestFrames.ts: only the cue tells the tool; absent = 0); `phrasings` K keeps
+   * of its tool (data/requestFrames.ts: only the cue tells the tool; absent = 0); `randomUsers` the share of
+   * service conversations whose customer is renamed to random names (data/randomUsers.ts: copying the
+   * email instead of memorising the train names; absent = 0); `phrasings` K keeps
    * only routing tasks whose request phrasings are among the first K train phrasings of their tool
    * (demonstrations for part of the requests; RL tasks still draw all of them; absent = all). jsonl: HF chat lines
    * ({messages, tools}).
    */
   data: z.discriminatedUnion('source', [
     z.object({
-      source: z.literal('synthetic'), examples: int(1, 1_000_000), drills: int(0, 1_000_000).default(0), randomValues: num(0, 1).optional(), wrappedRequests: num(0, 1).optional(), editedRequests: num(0, 1).optional(), framedRequests: num(0, 1).optional(),
+      source: z.literal('synthetic'), examples: int(1, 1_000_000), drills: int(0, 1_000_000).default(0), randomValues: num(0, 1).optional(), wrappedRequests: num(0, 1).optional(), editedRequests: num(0, 1).optional(), framedRequests: num(0, 1).optional(), randomUsers: num(0, 1).optional(),
       phrasings: int(1, 64).optional(),
       tasks: taskMixSchema.optional(),
     }).strict(),

@@ -155,7 +155,7 @@ class Run {
     const max = this.cfg.context.maxTotalTokens;
     if (s.data.source === 'synthetic') {
       const family = s.data.tasks ? mixFamily(s.data.tasks) : this.family;
-      const task = await syntheticSftDocs(family, s.data.examples, mixSeeds(this.cfg.seed, 0x5f70), this.tok, render, max, { maxTurns: this.cfg.context.maxTurns }, { randomValues: s.data.randomValues, wrappedRequests: s.data.wrappedRequests, editedRequests: s.data.editedRequests, framedRequests: s.data.framedRequests, phrasings: s.data.phrasings });
+      const task = await syntheticSftDocs(family, s.data.examples, mixSeeds(this.cfg.seed, 0x5f70), this.tok, render, max, { maxTurns: this.cfg.context.maxTurns }, { randomValues: s.data.randomValues, wrappedRequests: s.data.wrappedRequests, editedRequests: s.data.editedRequests, framedRequests: s.data.framedRequests, randomUsers: s.data.randomUsers, phrasings: s.data.phrasings });
       if (s.data.drills === 0) return task;
       const drills = encodeSftConversations(copyDrills(s.data.drills, mixSeeds(this.cfg.seed, 0xd0d0)), this.tok, render, max);
       return { docs: [...task.docs, ...drills.docs], report: { ...task.report, drills: drills.docs.length } };
@@ -170,7 +170,7 @@ class Run {
     if (data.docs.length === 0) throw new Error(`stage ${i} (sft): no conversation fits the context of ${this.cfg.context.maxTotalTokens} tokens (${data.report.tooLong} too long)`);
     this.hooks.onSftData?.(i, data.report);
     this.hooks.onStage?.(i, s, `SFT: ${s.steps} steps × ${s.batchSize} rows on ${data.docs.length} verified conversations`);
-    this.log(`sft data: ${data.docs.length} conversations (${data.report.tooLong} too long), mean ${data.report.meanTokens.toFixed(0)} tokens${data.report.randomValues !== undefined ? `; ${data.report.randomValues} with random argument values` : ''}${data.report.wrappedRequests !== undefined ? `; ${data.report.wrappedRequests} with wrapped requests` : ''}${data.report.editedRequests !== undefined ? `; ${data.report.editedRequests} with edited requests` : ''}${data.report.framedRequests !== undefined ? `; ${data.report.framedRequests} with framed requests` : ''}${data.report.undemonstrated !== undefined ? `; ${data.report.undemonstrated} train tasks passed over (phrasing not demonstrated)` : ''}`);
+    this.log(`sft data: ${data.docs.length} conversations (${data.report.tooLong} too long), mean ${data.report.meanTokens.toFixed(0)} tokens${data.report.randomValues !== undefined ? `; ${data.report.randomValues} with random argument values` : ''}${data.report.wrappedRequests !== undefined ? `; ${data.report.wrappedRequests} with wrapped requests` : ''}${data.report.editedRequests !== undefined ? `; ${data.report.editedRequests} with edited requests` : ''}${data.report.framedRequests !== undefined ? `; ${data.report.framedRequests} with framed requests` : ''}${data.report.randomUsers !== undefined ? `; ${data.report.randomUsers} with a renamed customer` : ''}${data.report.undemonstrated !== undefined ? `; ${data.report.undemonstrated} train tasks passed over (phrasing not demonstrated)` : ''}`);
     const t0 = performance.now();
     const pending: Promise<void>[] = [];
     if (this.inflight.stage !== i) this.inflight = { stage: i, sft: [], grpo: [], curve: [] };

@@ -8,6 +8,8 @@ import { withRandomValues } from '../data/randomValues';
 import { withWrappedRequest } from '../data/requestWrappers';
 import { withEditedRequest } from '../data/requestEdits';
 import { withFramedRequest } from '../data/requestFrames';
+import { withRandomUser } from '../data/randomUsers';
+import type { ServiceTask } from '../envs/service/types';
 import { demonstratedPhrasings } from '../envs/functionCalling/routingTemplates';
 import { ROUTING_LEVELS } from '../envs/functionCalling/routingTask';
 import type { FunctionCallingTask } from '../envs/functionCalling/types';
@@ -35,6 +37,8 @@ export interface SftDataReport {
   editedRequests?: number;
   /** How many function-calling examples had their request rebuilt from a frame and a cue (when a share was asked for). */
   framedRequests?: number;
+  /** Service conversations whose customer was renamed to random names (data/randomUsers.ts; when a share was asked for). */
+  randomUsers?: number;
   /** Routing tasks passed over because a request phrasing is not among the demonstrated ones (when `phrasings` was asked for). */
   undemonstrated?: number;
   /** Synthetic data: expert episodes run, and those the verification rejected. */
@@ -81,9 +85,10 @@ export async function syntheticSftDocs(
   family: EnvFamily, examples: number, seed: number, tok: Tokenizer, render: PromptRenderer, maxTokens: number, limits?: Partial<EpisodeLimits>,
   /**
    * Shares of function-calling tasks whose argument values are random value-shaped strings (data/randomValues.ts), whose request is wrapped in small talk (data/requestWrappers.ts), whose request gets word edits (data/requestEdits.ts), whose request is rebuilt from a generic frame and a cue of its tool (data/requestFrames.ts);
+   * `randomUsers`: share of service conversations whose customer is renamed to random names (data/randomUsers.ts);
    * `phrasings`: keep only routing tasks whose request phrasings are all among the first K train phrasings of their tool (routingTemplates.demonstratedPhrasings), checked before any augmentation.
    */
-  augment: { randomValues?: number; wrappedRequests?: number; editedRequests?: number; framedRequests?: number; phrasings?: number } = {},
+  augment: { randomValues?: number; wrappedRequests?: number; editedRequests?: number; framedRequests?: number; randomUsers?: number; phrasings?: number } = {},
 ): Promise<{ docs: EncodedDoc[]; report: SftDataReport }> {
   const kept: { messages: ChatMessage[]; tools: ToolSpec[] }[] = [];
   const rejectedBy: Record<string, number> = {};
@@ -93,7 +98,8 @@ export async function syntheticSftDocs(
   let wrapped = 0;
   let edited = 0;
   let framed = 0;
-  const { randomValues = 0, wrappedRequests = 0, editedRequests = 0, framedRequests = 0 } = augment;
+  let renamed = 0;
+  const { randomValues = 0, wrappedRequests = 0, editedRequests = 0, framedRequests = 0, randomUsers = 0 } = augment;
   const demonstrated = augment.phrasings === undefined ? undefined : demonstratedPhrasings(augment.phrasings);
   let undemonstrated = 0;
   // tasks passed over for their phrasing are not attempts: only expert episodes count against the bound
@@ -138,14 +144,22 @@ export async function syntheticSftDocs(
     const episode = await runEpisode(family, task, family.expertPolicy(task, expertSeed), { seed: expertSeed, limits });
     generated++;
     const reason = rejectionReason(episode);
-    if (reason === null) kept.push({ messages: episode.messages, tools: episode.tools });
-    else rejectedBy[reason] = (rejectedBy[reason] ?? 0) + 1;
+    if (reason === null) {
+      let messages = episode.messages;
+      // its own stream, so asking for renamed customers leaves every other choice as it was
+      if (randomUsers > 0 && task.family === 'service' && new Rng(mixSeeds(seed, 0x5e7a, i)).next() < randomUsers) {
+        const r = withRandomUser(task as ServiceTask, messages, new Rng(mixSeeds(seed, 0x5e7b, i)));
+        if (r.renamed) renamed++;
+        messages = r.messages;
+      }
+      kept.push({ messages, tools: episode.tools });
+    } else rejectedBy[reason] = (rejectedBy[reason] ?? 0) + 1;
   }
   if (kept.length < examples) {
     throw new Error(`SFT data: the experts produced ${kept.length} of ${examples} verified conversations in ${generated} episodes (rejected: ${JSON.stringify(rejectedBy)})`);
   }
   const encoded = encodeSftConversations(kept, tok, render, maxTokens);
-  return { docs: encoded.docs, report: { ...encoded.report, generated, rejected: generated - kept.length, ...(demonstrated ? { undemonstrated } : {}), ...(randomValues > 0 ? { randomValues: randomised } : {}), ...(wrappedRequests > 0 ? { wrappedRequests: wrapped } : {}), ...(editedRequests > 0 ? { editedRequests: edited } : {}), ...(framedRequests > 0 ? { framedRequests: framed } : {}) } };
+  return { docs: encoded.docs, report: { ...encoded.report, generated, rejected: generated - kept.length, ...(demonstrated ? { undemonstrated } : {}), ...(randomValues > 0 ? { randomValues: randomised } : {}), ...(wrappedRequests > 0 ? { wrappedRequests: wrapped } : {}), ...(editedRequests > 0 ? { editedRequests: edited } : {}), ...(framedRequests > 0 ? { framedRequests: framed } : {}), ...(randomUsers > 0 ? { randomUsers: renamed } : {}) } };
 }
 
 /** HF chat JSONL conversations (e.g. `npm run synth` output) as SFT input. */

@@ -74,6 +74,7 @@ export function stageFields(kind: StageConfig['kind'], i: number): FieldSpec[] {
       { path: p('data.wrappedRequests'), label: 'Wrapped requests', kind: 'num', help: 'wrappedRequests' },
       { path: p('data.editedRequests'), label: 'Edited requests', kind: 'num', help: 'editedRequests' },
       { path: p('data.framedRequests'), label: 'Framed requests', kind: 'num', help: 'framedRequests' },
+      { path: p('data.randomUsers'), label: 'Renamed customers', kind: 'num', help: 'randomUsers' },
       { path: p('data.phrasings'), label: 'Demonstrated phrasings', kind: 'int', help: 'phrasings' },
       { path: p('warmupSteps'), label: 'Warm-up steps', kind: 'int', help: 'warmupSteps' },
       { path: p('minLrRatio'), label: 'Final lr ratio', kind: 'num', help: 'minLrRatio' },
