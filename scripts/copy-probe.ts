@@ -1,7 +1,7 @@
 // `npm run copy-probe -- [--preset nano] [--steps 400] [--batch 16] [--lr 0.003] [--qk-gain 1] [--seed 1]
-// [--every 100] [--held-out 64] [--drills 20000] [--induction 0] [--save DIR] [--from DIR]`: trains a fresh model (or,
+// [--every 100] [--held-out 64] [--drills 20000] [--induction 0] [--emails F] [--save DIR] [--from DIR]`: trains a fresh model (or,
 // with --from, a saved one) on copy drills and prints, every --every steps, the exact-copy rate of held-out random
-// strings (src/pipeline/copyProbe.ts); --save DIR rewrites the weights there at every probe (scripts/lib/copyProbeFolder.ts).
+// strings (src/pipeline/copyProbe.ts; --emails F makes that share of the drills email lookups, src/data/emailDrills.ts); --save DIR rewrites the weights there at every probe (scripts/lib/copyProbeFolder.ts).
 // Node, Dawn's OpenGL ES adapter (llvmpipe). Last stdout line: the points as one JSON array.
 import { acquireDevice, describeContext } from '../src/gpu/device';
 import { nodeGpu } from '../src/gpu/nodeGpu';
@@ -27,7 +27,7 @@ async function main(): Promise<number> {
     // only with --save: reading every weight back at each probe costs a GPU readback
     onProbe: save === undefined ? undefined : async (p, weights) => {
       const record: CopyProbeRecord = {
-        preset: o.preset, drillSources: [...(from?.record.drillSources ?? []), { seed: o.seed, drills: o.drills }],
+        preset: o.preset, drillSources: [...(from?.record.drillSources ?? []), { seed: o.seed, drills: o.drills, ...(o.emails !== undefined && { emails: o.emails }) }],
         totalSteps: (from?.record.totalSteps ?? 0) + p.step, point: p,
       };
       saveProbeFolder(save, PRESETS[o.preset], weights, record);

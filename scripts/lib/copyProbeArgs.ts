@@ -22,7 +22,7 @@ export interface CopyProbeCli extends CopyProbeOptions {
 
 export function parseCopyProbeArgs(argv: string[]): CopyProbeCli {
   const s = { type: 'string' } as const;
-  const { values: v } = parseArgs({ args: argv, strict: true, allowPositionals: false, options: { preset: s, seed: s, drills: s, steps: s, batch: s, lr: s, 'seq-len': s, 'held-out': s, every: s, 'qk-gain': s, induction: s, save: s, from: s } });
+  const { values: v } = parseArgs({ args: argv, strict: true, allowPositionals: false, options: { preset: s, seed: s, drills: s, steps: s, batch: s, lr: s, 'seq-len': s, 'held-out': s, every: s, 'qk-gain': s, induction: s, emails: s, save: s, from: s } });
   for (const f of ['save', 'from'] as const) if (v[f] !== undefined && v[f].trim() === '') throw new Error(`--${f} takes a folder path`);
   if (v.from !== undefined && v['qk-gain'] !== undefined) throw new Error('--qk-gain sets the initial q/k norm gains of a fresh model; --from continues saved weights: drop one');
   const d = COPY_PROBE_DEFAULTS;
@@ -38,6 +38,7 @@ export function parseCopyProbeArgs(argv: string[]): CopyProbeCli {
     probeEvery: count('every', v.every, d.probeEvery),
     qkNormGain: positive('qk-gain', v['qk-gain'], d.qkNormGain),
     induction: count('induction', v.induction, d.induction, 0),
+    ...(v.emails !== undefined && { emails: numberFlag('emails', v.emails, { min: 0, max: 1 }) }),
     ...(v.save !== undefined && { save: v.save }),
     ...(v.from !== undefined && { from: v.from }),
   };

@@ -11,10 +11,12 @@ import { copyDrills } from '../../src/data/copyDrills';
 import { type CopyProbePoint, type CopyProbeStart, drillText } from '../../src/pipeline/copyProbe';
 import { readPresetFolder } from './presetFolder';
 
-/** One drill stream a model trained on: copyDrills(drills, seed). */
+/** One drill stream a model trained on: copyDrills(drills, seed, emails). */
 export interface DrillSource {
   seed: number;
   drills: number;
+  /** Share of email drills (absent in records written before they existed = 0). */
+  emails?: number;
 }
 
 export interface CopyProbeRecord {
@@ -47,6 +49,6 @@ export function loadProbeFolder(dir: string, preset: PresetName): { start: CopyP
   if (!existsSync(recordPath)) throw new Error(`--from ${dir}: no ${RECORD} there (a folder written by copy-probe --save holds config.json, model.safetensors and ${RECORD})`);
   const record = JSON.parse(readFileSync(recordPath, 'utf8')) as CopyProbeRecord;
   const { params } = readPresetFolder(dir, preset, '--from', `pass the preset it was trained with (${record.preset})`);
-  const trainedStrings = record.drillSources.flatMap((s) => copyDrills(s.drills, s.seed).map(drillText));
+  const trainedStrings = record.drillSources.flatMap((s) => copyDrills(s.drills, s.seed, s.emails).map(drillText));
   return { start: { weights: params, trainedStrings }, record };
 }

@@ -10,6 +10,7 @@ import type { ChatMessage, ToolSpec } from '../envs/types';
 import { ROUTING_VALUE_POOLS } from '../envs/functionCalling/routingPools';
 import { formatToolCalls } from '../tokenizer/toolCalls';
 import { Rng } from '../util/rng';
+import { emailDrill } from './emailDrills';
 
 export const ECHO_TOOL: ToolSpec = {
   type: 'function',
@@ -41,16 +42,25 @@ export function drillString(rng: Rng): string {
   return Array.from({ length: words }, () => drillWord(rng)).join(' ');
 }
 
-/** `n` drill conversations (system, user, the assistant's echo call), seeded. */
-export function copyDrills(n: number, seed: number): { messages: ChatMessage[]; tools: ToolSpec[] }[] {
+/**
+ * `n` drill conversations (system, user, the assistant's echo call), seeded. With `emails` > 0 that
+ * share of them are email drills instead (emailDrills.ts), drawn from a stream of their own: the
+ * word drills' strings do not depend on it, and `emails` 0 gives exactly the stream it always gave
+ * (the bundled copy base's drill record regenerates from it).
+ */
+export function copyDrills(n: number, seed: number, emails = 0): { messages: ChatMessage[]; tools: ToolSpec[] }[] {
+  if (!(emails >= 0 && emails <= 1)) throw new Error(`copy drills: the email share must be in [0, 1]; got ${emails}`);
   const rng = new Rng(seed ^ 0xd211);
+  const emailRng = new Rng(seed ^ 0xe3a1);
   return Array.from({ length: n }, () => {
     const x = drillString(rng);
+    const wording = rng.pick(WORDINGS);
+    if (emails > 0 && emailRng.next() < emails) return emailDrill(emailRng);
     const call = formatToolCalls([{ name: 'echo', arguments: { text: x } }]);
     return {
       messages: [
         { role: 'system', content: SYSTEM },
-        { role: 'user', content: rng.pick(WORDINGS).replace('{x}', x) },
+        { role: 'user', content: wording.replace('{x}', x) },
         { role: 'assistant', content: call },
       ],
       tools: [ECHO_TOOL],

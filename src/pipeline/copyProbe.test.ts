@@ -47,6 +47,23 @@ describe('copy probe', () => {
     expect(() => loadProbeFolder(join(dir, 'nope'), 'nano')).toThrow(/no copy-probe.json there/);
   });
 
+  it('email drills: held out unseen, their masks pick the address, the folder record regenerates them', async () => {
+    const tok = await tokenizerForModel(PRESETS['nano-q']);
+    const { train, heldOut } = copyProbeDrills({ drills: 400, heldOut: 16, seed: 1, emails: 1 });
+    const seen = new Set(train.map(drillText));
+    expect(heldOut.every((c) => /@/.test(drillText(c)) && !seen.has(drillText(c)))).toBe(true);
+    const docs = encodeSftConversations(heldOut, tok, defaultRenderer(tok), 256).docs;
+    const decode = (ids: number[]) => tok.decode(ids);
+    docs.forEach((d, i) => {
+      const pick = (m: number[]) => decode(d.ids.filter((_, j) => m[j] === 1));
+      expect(pick(valueMask(d, decode, 'first').mask) + pick(valueMask(d, decode, 'rest').mask)).toBe(drillText(heldOut[i]));
+    });
+    const dir = join(mkdtempSync(join(tmpdir(), 'copy-probe-')), 'emails');
+    const point = { step: 1, loss: 1, heldOutDrillLoss: 2, heldOutFirstTokenLoss: 3, heldOutRestLoss: 1, heldOutInductionLoss: NaN, exact: { successes: 0, n: 1, rate: 0, lo: 0, hi: 1 }, copiedPrefix: 0, example: { want: 'a', got: 'b' } };
+    saveProbeFolder(dir, PRESETS.nano, initialWeights(PRESETS.nano, 5), { preset: 'nano', drillSources: [{ seed: 1, drills: 400, emails: 1 }], totalSteps: 1, point });
+    expect([...loadProbeFolder(dir, 'nano').start.trainedStrings]).toEqual(train.map(drillText));
+  });
+
   it('the value masks pick the copied string\'s first token and its other tokens, nothing else', async () => {
     const tok = await tokenizerForModel(PRESETS.nano);
     const { heldOut } = copyProbeDrills({ drills: 16, heldOut: 8, seed: 1 });
@@ -115,6 +132,9 @@ describe('copy probe', () => {
     expect(parseCopyProbeArgs(['--steps', '50', '--qk-gain', '3']).qkNormGain).toBe(3);
     expect(parseCopyProbeArgs(['--induction', '500']).induction).toBe(500);
     expect(parseCopyProbeArgs([]).induction).toBe(0);
+    expect(parseCopyProbeArgs(['--emails', '0.5']).emails).toBe(0.5);
+    expect(parseCopyProbeArgs([])).not.toHaveProperty('emails');
+    expect(() => parseCopyProbeArgs(['--emails', '2'])).toThrow(/--emails takes a number ≥ 0 up to 1/);
     expect(parseCopyProbeArgs(['--save', 'a', '--from', 'b'])).toMatchObject({ save: 'a', from: 'b' });
     expect(() => parseCopyProbeArgs(['--from', 'b', '--qk-gain', '3'])).toThrow(/--from continues saved weights: drop one/);
     expect(() => parseCopyProbeArgs(['--save', ''])).toThrow(/--save takes a folder path/);

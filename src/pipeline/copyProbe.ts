@@ -39,6 +39,8 @@ export interface CopyProbeOptions {
   qkNormGain: number;
   /** Induction sequences (data/inductionDocs.ts) mixed into the training documents; 0 = drills alone. */
   induction: number;
+  /** Share of the drills (training and held-out) that are email drills (data/emailDrills.ts); absent = 0. */
+  emails?: number;
 }
 
 export const COPY_PROBE_DEFAULTS: CopyProbeOptions = {
@@ -64,23 +66,25 @@ export interface CopyProbePoint {
   example: { want: string; got: string };
 }
 
-const textOf = (call: string) => /"text":\s*"([^"]*)"/.exec(call)?.[1] ?? '';
+/** Where a drill's copied string starts in its call: the echo drills' `text`, the email drills' `email`. */
+const VALUE_KEY = /"(?:text|email)":\s*"/;
+const textOf = (call: string) => new RegExp(`${VALUE_KEY.source}([^"]*)"`).exec(call)?.[1] ?? '';
 
 /** The training drills and the held-out ones (another seed's stream, minus any string that occurs in training). */
 export function copyProbeDrills(
-  o: Pick<CopyProbeOptions, 'drills' | 'heldOut' | 'seed'>,
+  o: Pick<CopyProbeOptions, 'drills' | 'heldOut' | 'seed' | 'emails'>,
   alsoSeen: Iterable<string> = [],
 ): { train: ReturnType<typeof copyDrills>; heldOut: ReturnType<typeof copyDrills> } {
-  const train = copyDrills(o.drills, o.seed);
+  const train = copyDrills(o.drills, o.seed, o.emails);
   const seen = new Set([...train.map((c) => textOf(c.messages[2].content)), ...alsoSeen]);
-  const heldOut = copyDrills(o.heldOut * 4, o.seed + 0x9e37).filter((c) => !seen.has(textOf(c.messages[2].content))).slice(0, o.heldOut);
+  const heldOut = copyDrills(o.heldOut * 4, o.seed + 0x9e37, o.emails).filter((c) => !seen.has(textOf(c.messages[2].content))).slice(0, o.heldOut);
   if (heldOut.length < o.heldOut) throw new Error(`copy probe: only ${heldOut.length} of ${o.heldOut} held-out drills have a string unseen in training`);
   return { train, heldOut };
 }
 
 /**
  * A held-out drill document with its mask cut down to the copied string's first token (`part` 'first')
- * or to its other tokens ('rest'): the assistant tokens from the one after `"text": "` up to the one
+ * or to its other tokens ('rest'): the assistant tokens from the one after `"text": "` (or `"email": "`) up to the one
  * that closes the string. Found by decoding the target's prefixes, so it holds for any tokenizer.
  */
 export function valueMask(doc: EncodedDoc, decode: (ids: number[]) => string, part: 'first' | 'rest'): EncodedDoc {
@@ -89,9 +93,9 @@ export function valueMask(doc: EncodedDoc, decode: (ids: number[]) => string, pa
   let first = -1;
   for (let j = start; j < doc.ids.length; j++) {
     const text = decode(doc.ids.slice(start, j + 1));
-    const at = text.indexOf('"text": "');
-    if (at < 0) continue;
-    const value = text.slice(at + '"text": "'.length);
+    const key = VALUE_KEY.exec(text);
+    if (!key) continue;
+    const value = text.slice(key.index + key[0].length);
     if (first < 0) {
       if (value.length === 0) continue;
       first = j;
