@@ -1,3 +1,4 @@
+import { parsePipelineConfig } from '../../src/pipeline/config';
 import { describe, expect, it } from 'vitest';
 import { learningConfig } from '../../src/pipeline/presets';
 import { parseLearnArgs } from './learnArgs';
@@ -21,6 +22,10 @@ describe('parseLearnArgs', () => {
     expect(renamed.stages[0]).toMatchObject({ kind: 'sft', data: { source: 'synthetic', randomUsers: 0.75 } });
     expect(learningConfig(parseLearnArgs(['--family', 'service']).options).stages[0]).not.toHaveProperty('data.randomUsers');
     expect(() => parseLearnArgs(['--family', 'service', '--sft-random-users', '-1'])).toThrow(/sft-random-users/);
+    const emails = learningConfig(parseLearnArgs(['--family', 'service', '--level', 'status', '--sft-drills', '64', '--sft-drill-emails', '0.5']).options);
+    expect(parsePipelineConfig(emails).stages[0]).toMatchObject({ kind: 'sft', data: { source: 'synthetic', drills: 64, drillEmails: 0.5 } });
+    expect(() => parsePipelineConfig(learningConfig(parseLearnArgs(['--family', 'service', '--sft-drill-emails', '0.5']).options))).toThrow(/drillEmails is the share of the copy drills that are email drills: set drills > 0 too/);
+    expect(() => parseLearnArgs(['--family', 'service', '--sft-drill-emails', '2'])).toThrow(/sft-drill-emails/);
     const demo = learningConfig(parseLearnArgs(['--family', 'function-calling', '--level', 'route4', '--sft-phrasings', '4']).options);
     expect(demo.stages[0]).toMatchObject({ kind: 'sft', data: { source: 'synthetic', phrasings: 4 } });
     expect(learningConfig(parseLearnArgs(['--family', 'function-calling']).options).stages[0]).not.toHaveProperty('data.phrasings');

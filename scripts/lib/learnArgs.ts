@@ -74,6 +74,8 @@ export const LEARN_USAGE = `usage: npm run learn -- --family function-calling|se
                        word shared by several tools' phrasings deleted or inserted, or two neighbouring words swapped
   --sft-framed-requests F  share (0…1) of function-calling SFT examples whose request is rebuilt from a generic frame
                        and a cue word of its tool ("need the forecast for {x}": only the cue tells the tool)
+  --sft-drill-emails F  share (0…1) of those copy drills that are email lookups instead (the service's
+                       find_user_id_by_email on customer-shaped addresses of random names); needs --sft-drills
   --sft-random-users F  share (0…1) of service SFT conversations whose customer is renamed (everywhere: user turns,
                        calls, tool outputs) to random name-shaped first and last names, so the email must be copied
                        from the user's message rather than spelled from the train names
@@ -129,7 +131,7 @@ export function familyTasks(family: LearnFamily): TaskMixEntry[] {
 const FLAGS = {
   family: { type: 'string' }, level: { type: 'string' }, preset: { type: 'string' },
   seed: { type: 'string' }, seeds: { type: 'string' },
-  'sft-examples': { type: 'string' }, 'sft-drills': { type: 'string' }, 'sft-random-values': { type: 'string' }, 'sft-wrapped-requests': { type: 'string' }, 'sft-edited-requests': { type: 'string' }, 'sft-framed-requests': { type: 'string' }, 'sft-random-users': { type: 'string' }, 'sft-phrasings': { type: 'string' }, 'sft-steps': { type: 'string' }, 'sft-lr': { type: 'string' }, 'sft-batch': { type: 'string' },
+  'sft-examples': { type: 'string' }, 'sft-drills': { type: 'string' }, 'sft-random-values': { type: 'string' }, 'sft-wrapped-requests': { type: 'string' }, 'sft-edited-requests': { type: 'string' }, 'sft-framed-requests': { type: 'string' }, 'sft-random-users': { type: 'string' }, 'sft-drill-emails': { type: 'string' }, 'sft-phrasings': { type: 'string' }, 'sft-steps': { type: 'string' }, 'sft-lr': { type: 'string' }, 'sft-batch': { type: 'string' },
   steps: { type: 'string' }, 'tasks-per-step': { type: 'string' }, group: { type: 'string' }, lr: { type: 'string' }, kl: { type: 'string' },
   credit: { type: 'string' }, 'reward-weights': { type: 'string' }, temperature: { type: 'string' }, 'random-values': { type: 'string' }, 'sampling-rounds': { type: 'string' }, async: { type: 'string' },
   'eval-n': { type: 'string' }, 'eval-split': { type: 'string' }, 'eval-also': { type: 'string' }, 'eval-every': { type: 'string' }, 'eval-before': { type: 'boolean' }, 'no-compare': { type: 'boolean' },
@@ -183,6 +185,7 @@ export function parseLearnArgs(argv: readonly string[]): LearnArgs {
   if (v['sft-edited-requests'] !== undefined) o.sftEditedRequests = positive('sft-edited-requests', v['sft-edited-requests'], true, 1);
   if (v['sft-framed-requests'] !== undefined) o.sftFramedRequests = positive('sft-framed-requests', v['sft-framed-requests'], true, 1);
   if (v['sft-random-users'] !== undefined) o.sftRandomUsers = positive('sft-random-users', v['sft-random-users'], true, 1);
+  if (v['sft-drill-emails'] !== undefined) o.sftDrillEmails = positive('sft-drill-emails', v['sft-drill-emails'], true, 1);
   if (v['sft-phrasings'] !== undefined) o.sftPhrasings = integer('sft-phrasings', v['sft-phrasings'], 1);
   if (v['sft-steps'] !== undefined) o.sftSteps = integer('sft-steps', v['sft-steps'], 0);
   if (v['sft-lr'] !== undefined) o.sftLr = positive('sft-lr', v['sft-lr']);
@@ -245,7 +248,7 @@ type FlagValues = ReturnType<typeof parseArgs<{ options: typeof FLAGS; tokens: t
 
 /** Flags that shape or keep training: --eval-only refuses them (it would silently ignore them otherwise). */
 const TRAINING_FLAGS = [
-  'sft-examples', 'sft-drills', 'sft-random-values', 'sft-wrapped-requests', 'sft-edited-requests', 'sft-framed-requests', 'sft-random-users', 'sft-phrasings', 'sft-steps', 'sft-lr', 'sft-batch', 'steps', 'tasks-per-step', 'group', 'lr', 'kl',
+  'sft-examples', 'sft-drills', 'sft-random-values', 'sft-wrapped-requests', 'sft-edited-requests', 'sft-framed-requests', 'sft-random-users', 'sft-drill-emails', 'sft-phrasings', 'sft-steps', 'sft-lr', 'sft-batch', 'steps', 'tasks-per-step', 'group', 'lr', 'kl',
   'credit', 'reward-weights', 'temperature', 'random-values', 'sampling-rounds', 'async', 'eval-every', 'eval-before', 'no-compare', 'save', 'save-every', 'keep', 'resume', 'lora-rank',
 ] as const;
 

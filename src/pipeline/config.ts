@@ -67,7 +67,9 @@ export const sftStageSchema = z.object({
    * synthetic: `examples` expert trajectories of `tasks` (default: the run's task mix), replayed
    * against the environment and kept only when they reach full reward; a FIXED set, cycled for
    * `steps` (epochs = steps × batchSize / examples); `drills` copy drills mixed in (data/copyDrills.ts:
-   * generic echo calls of random strings, for models without pretraining); `randomValues` the share of
+   * generic echo calls of random strings, for models without pretraining); `drillEmails` the share of those
+   * drills that are email lookups instead (data/emailDrills.ts: the service call on customer-shaped addresses of
+   * random names; absent = 0); `randomValues` the share of
    * function-calling examples whose argument values are replaced by random value-shaped strings
    * (data/randomValues.ts: copying instead of memorising a closed train pool; absent = 0);
    * `wrappedRequests` the share whose request is wrapped in a few words of small talk
@@ -83,10 +85,10 @@ export const sftStageSchema = z.object({
    */
   data: z.discriminatedUnion('source', [
     z.object({
-      source: z.literal('synthetic'), examples: int(1, 1_000_000), drills: int(0, 1_000_000).default(0), randomValues: num(0, 1).optional(), wrappedRequests: num(0, 1).optional(), editedRequests: num(0, 1).optional(), framedRequests: num(0, 1).optional(), randomUsers: num(0, 1).optional(),
+      source: z.literal('synthetic'), examples: int(1, 1_000_000), drills: int(0, 1_000_000).default(0), drillEmails: num(0, 1).optional(), randomValues: num(0, 1).optional(), wrappedRequests: num(0, 1).optional(), editedRequests: num(0, 1).optional(), framedRequests: num(0, 1).optional(), randomUsers: num(0, 1).optional(),
       phrasings: int(1, 64).optional(),
       tasks: taskMixSchema.optional(),
-    }).strict(),
+    }).strict().refine((d) => !d.drillEmails || d.drills > 0, { error: 'drillEmails is the share of the copy drills that are email drills: set drills > 0 too', path: ['drillEmails'] }),
     z.object({ source: z.literal('jsonl'), path: z.string().min(1) }).strict(),
   ]),
   steps: int(0, 1_000_000),

@@ -99,6 +99,8 @@ export interface LearningOptions {
   sftFramedRequests?: number;
   /** Share of service SFT conversations whose customer is renamed to random names (data/randomUsers.ts; 0: none). */
   sftRandomUsers?: number;
+  /** Share of the copy drills that are email drills (data/emailDrills.ts; 0: none). */
+  sftDrillEmails?: number;
   /** SFT demonstrates only the first K train phrasings per routing tool (config data.phrasings; absent: all). */
   sftPhrasings?: number;
   sftSteps: number;
@@ -160,7 +162,7 @@ export function learningConfig(o: LearningOptions): PipelineConfig {
 /** [before SFT] → SFT → after SFT → [validation] → GRPO → after GRPO (no GRPO stages when rlSteps is 0: an SFT-only run). */
 function learningStages(o: LearningOptions, stages: StageConfig[], test: (label: string, baselines: boolean) => StageConfig): void {
   if (o.evalBefore) stages.push(test('before SFT', false));
-  stages.push({ kind: 'sft', data: { source: 'synthetic', examples: o.sftExamples, drills: o.sftDrills, ...(o.sftRandomValues ? { randomValues: o.sftRandomValues } : {}), ...(o.sftWrappedRequests ? { wrappedRequests: o.sftWrappedRequests } : {}), ...(o.sftEditedRequests ? { editedRequests: o.sftEditedRequests } : {}), ...(o.sftFramedRequests ? { framedRequests: o.sftFramedRequests } : {}), ...(o.sftRandomUsers ? { randomUsers: o.sftRandomUsers } : {}), ...(o.sftPhrasings ? { phrasings: o.sftPhrasings } : {}) }, steps: o.sftSteps, batchSize: o.sftBatch, lr: o.sftLr, warmupSteps: 10, minLrRatio: 1 });
+  stages.push({ kind: 'sft', data: { source: 'synthetic', examples: o.sftExamples, drills: o.sftDrills, ...(o.sftDrillEmails ? { drillEmails: o.sftDrillEmails } : {}), ...(o.sftRandomValues ? { randomValues: o.sftRandomValues } : {}), ...(o.sftWrappedRequests ? { wrappedRequests: o.sftWrappedRequests } : {}), ...(o.sftEditedRequests ? { editedRequests: o.sftEditedRequests } : {}), ...(o.sftFramedRequests ? { framedRequests: o.sftFramedRequests } : {}), ...(o.sftRandomUsers ? { randomUsers: o.sftRandomUsers } : {}), ...(o.sftPhrasings ? { phrasings: o.sftPhrasings } : {}) }, steps: o.sftSteps, batchSize: o.sftBatch, lr: o.sftLr, warmupSteps: 10, minLrRatio: 1 });
   stages.push(test('after SFT', true));
   if (o.evalEvery > 0) stages.push({ kind: 'eval', label: 'validation after SFT', split: 'validation', n: o.validationN, baselines: false });
   // with 0 GRPO steps an "after GRPO" evaluation would repeat "after SFT" under a name that says RL ran

@@ -157,7 +157,7 @@ class Run {
       const family = s.data.tasks ? mixFamily(s.data.tasks) : this.family;
       const task = await syntheticSftDocs(family, s.data.examples, mixSeeds(this.cfg.seed, 0x5f70), this.tok, render, max, { maxTurns: this.cfg.context.maxTurns }, { randomValues: s.data.randomValues, wrappedRequests: s.data.wrappedRequests, editedRequests: s.data.editedRequests, framedRequests: s.data.framedRequests, randomUsers: s.data.randomUsers, phrasings: s.data.phrasings });
       if (s.data.drills === 0) return task;
-      const drills = encodeSftConversations(copyDrills(s.data.drills, mixSeeds(this.cfg.seed, 0xd0d0)), this.tok, render, max);
+      const drills = encodeSftConversations(copyDrills(s.data.drills, mixSeeds(this.cfg.seed, 0xd0d0), s.data.drillEmails ?? 0), this.tok, render, max);
       return { docs: [...task.docs, ...drills.docs], report: { ...task.report, drills: drills.docs.length } };
     }
     if (!this.opts.readText) throw new Error(`stage ${i} (sft): reading ${s.data.path} needs a file reader; this runner was given none`);

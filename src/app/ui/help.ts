@@ -35,6 +35,7 @@ export const HELP = {
   randomUsers: 'Share (0–1) of the service SFT conversations whose customer is renamed everywhere (their messages, the calls, the tool outputs) to random name-shaped first and last names, so the model learns to copy the email from the user\'s message instead of spelling it from the few train names (empty or 0: none).',
   editedRequests: 'Share (0–1) of the function-calling SFT examples whose request gets one or two word edits: a word that several tools\' phrasings share ("what", "is", "in") deleted or inserted, or two neighbouring words swapped, so only each tool\'s own cue words tell the tools apart (empty or 0: none).',
   randomValues: 'Share (0–1) of the function-calling SFT examples whose argument values are replaced by random letters of the same shape, so the model learns to copy the value from the request instead of memorising the training values (empty or 0: none).',
+  drillEmails: 'Share (0–1) of the copy drills that are email lookups instead: the service\'s find_user_id_by_email call on a customer-shaped address of random names, so the model practises copying an address across its dots, digits and "@" (empty or 0: none; needs copy drills).',
   drills: 'Copy drills mixed into the SFT set: generic calls that echo random strings, which teach a model without pretraining to copy arguments (0: none).',
   warmupSteps: 'Steps over which the learning rate rises linearly from 0.',
   minLrRatio: 'Final learning rate as a fraction of the peak (cosine decay); 1 keeps it constant.',

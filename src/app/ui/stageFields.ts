@@ -70,6 +70,7 @@ export function stageFields(kind: StageConfig['kind'], i: number): FieldSpec[] {
       { path: p('lr'), label: 'Learning rate', kind: 'num', help: 'lr' },
       { path: p('data.examples'), label: 'Expert conversations', kind: 'int', help: 'examples' },
       { path: p('data.drills'), label: 'Copy drills', kind: 'int', help: 'drills' },
+      { path: p('data.drillEmails'), label: 'Email drills (share)', kind: 'num', help: 'drillEmails' },
       { path: p('data.randomValues'), label: 'Random argument values', kind: 'num', help: 'randomValues' },
       { path: p('data.wrappedRequests'), label: 'Wrapped requests', kind: 'num', help: 'wrappedRequests' },
       { path: p('data.editedRequests'), label: 'Edited requests', kind: 'num', help: 'editedRequests' },
