@@ -68,7 +68,8 @@ export interface CopyProbePoint {
 
 /** Where a drill's copied string starts in its call: the echo drills' `text`, the email drills' `email`. */
 const VALUE_KEY = /"(?:text|email)":\s*"/;
-const textOf = (call: string) => new RegExp(`${VALUE_KEY.source}([^"]*)"`).exec(call)?.[1] ?? '';
+const VALUE_IN_CALL = new RegExp(`${VALUE_KEY.source}([^"]*)"`);
+const textOf = (call: string) => VALUE_IN_CALL.exec(call)?.[1] ?? '';
 
 /** The training drills and the held-out ones (another seed's stream, minus any string that occurs in training). */
 export function copyProbeDrills(
