@@ -45,7 +45,10 @@ export const MERGE_TABLE_USAGE = `usage: npm run merge-table -- [options]
                          default: it costs candidates × task sets × --tune-n greedy episodes), then score the
                          choice on test; criterion: mean reward over task sets, then success, then grid order;
                          the same criterion picks one merge across methods (validation's pick) and the table
-                         says whether it is within 2 points of every specialist on its own task set
+                         says whether it is within 2 points of every specialist on its own task set; each
+                         specialist is also scored on its own task set's validation tasks, and validation's
+                         target pick (any method's candidate whose worst task set is closest to its own
+                         specialist on validation) is scored on test beside it
   --tune-n N             validation tasks per task set per candidate (default: half of --n, rounded up)
   --tune-lambda L[,L]    λ grid for task-arithmetic, ties, dare-linear, dare-ties (default 0.3,0.5,0.7,1)
   --tune-density D[,D]   density grid for ties, dare-linear, dare-ties (default 0.3,0.5,0.7)

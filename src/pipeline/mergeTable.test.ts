@@ -9,9 +9,10 @@ import { initialWeights } from '../model/weights';
 import { MERGE_METHODS, mergeOptions } from '../train/merge/methods';
 import { MICRO_MODEL } from '../train/testing/microModel';
 import { PIPELINE_CONFIG_VERSION, parsePipelineConfig } from './config';
-import { cellOfValues, inTaskOrder, mergeTableConfigs, type MergeTableResult, type MergeTableRow, runMergeTable, weightsDigest } from './mergeTable';
-import { formatMergeTableMarkdown, formatPaired, mergeTableJson, pairedGap } from './mergeTableFormat';
+import { cellOfValues, inTaskOrder, mergeTableConfigs, type MergeTableResult, type MergeTableRow, runMergeTable, targetPickOnTest, weightsDigest } from './mergeTable';
+import { formatMergeTableMarkdown, formatPaired, formatTargetPick, mergeTableJson, pairedGap } from './mergeTableFormat';
 import { scaleTaskVector } from './mergeTableProbe';
+import { formatHyper, pickByWorstGap } from './mergeTune';
 import { mergeStageSeed } from './specialists';
 
 const ROUTE4 = { family: 'function-calling' as const, level: 'route4', weight: 1 };
@@ -105,7 +106,10 @@ describe('merge table', () => {
     // the splits: the tuner asked for validation only; every tuning run was a validation run and came before the method's test run
     expect(t.splits).toEqual(['validation', 'validation']);
     const tuneRuns = r.evaluations.filter((e) => e.what.startsWith('tune '));
-    expect(tuneRuns).toEqual([{ what: 'tune task-arithmetic', split: 'validation', n: 1 }, { what: 'tune task-arithmetic', split: 'validation', n: 1 }, { what: 'tune linear', split: 'validation', n: 1 }]);
+    expect(tuneRuns).toEqual([
+      ...SETS.map((set) => ({ what: `tune target: specialist ${set}`, split: 'validation', n: 1 })),
+      { what: 'tune task-arithmetic', split: 'validation', n: 1 }, { what: 'tune task-arithmetic', split: 'validation', n: 1 }, { what: 'tune linear', split: 'validation', n: 1 },
+    ]);
     expect(r.evaluations.filter((e) => e.split === 'validation')).toEqual(tuneRuns);
     const lastTune = r.evaluations.map((e) => e.what).lastIndexOf('tune task-arithmetic');
     expect(r.evaluations.findIndex((e) => e.what === 'merge task-arithmetic' && e.split === 'test')).toBeGreaterThan(lastTune);
@@ -131,6 +135,25 @@ describe('merge table', () => {
     expect(md).toContain(`| merge task-arithmetic (λ ${t.chosen.lambda}; validation reward ${t.score.reward.toFixed(3)}) |`);
     expect(md).toContain(`Validation's pick across methods (the tuning criterion over every method's validation choice): **merge ${r.validationPick} (`);
     expect(md).toContain('Cost: 3 candidate evaluations, 6 validation episodes.');
+    // the target pick: every candidate of both methods against each specialist's validation score on its own task set
+    const tp = r.targetPick!;
+    expect(Object.keys(tp.specialistValidation)).toEqual(SETS);
+    for (const c of Object.values(tp.specialistValidation)) expect(c.n).toBe(1);
+    const expectedPick = pickByWorstGap(r.tuning, tp.specialistValidation);
+    expect({ method: tp.method, hyper: tp.hyper, worstReward: tp.worstReward, worstSuccess: tp.worstSuccess }).toEqual({ method: expectedPick.method, hyper: expectedPick.hyper, worstReward: expectedPick.worstReward, worstSuccess: expectedPick.worstSuccess });
+    if (tp.row) {
+      // the method's own choice: its row's test cells and weights, no extra test run
+      expect(tp.row).toBe(`merge ${tp.method}`);
+      const pickRow = r.rows.find((x) => x.label === tp.row)!;
+      expect(tp.cells).toEqual(pickRow.cells);
+      expect(tp.digest).toBe(pickRow.digest);
+      expect(r.evaluations.some((e) => e.what.startsWith('target pick'))).toBe(false);
+    } else {
+      expect(r.evaluations.at(-1)).toEqual({ what: `target pick ${tp.method}`, split: 'test', n: 2 });
+      for (const c of Object.values(tp.cells)) expect(c.n).toBe(2);
+    }
+    expect(mergeTableJson(r).targetPick).toEqual(tp);
+    expect(md).toContain(`Validation's target pick (every candidate of every method; criterion: the worst task set's validation mean reward minus its own specialist's, then the same in success): **merge ${tp.method} (${formatHyper(tp.hyper)})**`);
   }, 120_000);
 
   it('--tune with a weights grid: linear tries each per-specialist weight vector on validation, and its row is that weighted merge', async () => {
@@ -139,7 +162,7 @@ describe('merge table', () => {
     const r = await runMergeTable(rt, { config, methods: ['linear'], n: 2, tune: { grid, n: 1 } }, { model: MICRO_MODEL, initial: initialWeights(MICRO_MODEL, 3) });
     const [lin] = r.tuning;
     expect(lin.candidates.map((c) => c.hyper)).toEqual([{ weights: [3, 1] }, { weights: [1, 3] }]);
-    expect(r.evaluations.filter((e) => e.split === 'validation')).toHaveLength(2);
+    expect(r.evaluations.filter((e) => e.split === 'validation')).toHaveLength(2 + 2); // both specialists (the target pick's yardstick), both candidates
     const { base, models: specialists } = r.specialists;
     const plan = mergeTableConfigs(config, ['linear'], 2);
     const seed = mergeStageSeed(plan.specialistsRun, plan.mergeStage);
@@ -201,6 +224,36 @@ describe('merge table', () => {
     expect(md).not.toContain('| do nothing | –'); // baselines are not weighed against the specialists
     // the mean-reward gap table is unchanged: merge ties on a 0.7 − 0.6
     expect(md).toContain('| merge ties | 0.100 | 0.000 |');
+  });
+
+  it("the target pick on test: its method's row when it is that method's choice, else merged and scored apart; the line reads the test gaps", async () => {
+    const cell = (o: string) => cellOfValues([...o].map((x) => ({ success: x === '1', total: Number(x), components: {} })));
+    const rows: MergeTableRow[] = [
+      { label: 'specialist a', kind: 'specialist', cells: { a: cell('1100101011'), b: cell('0000000000') } },
+      { label: 'specialist b', kind: 'specialist', cells: { a: cell('0000000000'), b: cell('1111111110') } },
+      { label: 'merge ties', kind: 'merge', cells: { a: cell('1101101110'), b: cell('0111111111') }, digest: 'abcd0123' },
+    ];
+    const score = { reward: 0, success: 0, n: 4, cells: {} };
+    const tuning = [{ method: 'ties', chosen: { lambda: 1, density: 0.5 }, score, candidates: [], splits: [], episodes: 0 }];
+    const pick = { method: 'ties', hyper: { lambda: 1, density: 0.5 }, rewardGaps: { a: 0.05, b: -0.01 }, successGaps: { a: 0, b: -0.25 }, worstReward: -0.01, worstSuccess: -0.25, n: 4 };
+    let apart = 0;
+    const scoreApart = async () => {
+      apart++;
+      return { cells: { a: cell('1000000000'), b: cell('1111111111') }, digest: 'ffff0000' };
+    };
+    const same = await targetPickOnTest(pick, tuning, rows, scoreApart);
+    expect(same).toEqual({ cells: rows[2].cells, row: 'merge ties', digest: 'abcd0123' });
+    expect(apart).toBe(0);
+    const other = { ...pick, hyper: { lambda: 0.5, density: 0.5 } };
+    const merged = await targetPickOnTest(other, tuning, rows, scoreApart);
+    expect(merged).toMatchObject({ row: null, digest: 'ffff0000' });
+    expect(apart).toBe(1);
+    await expect(targetPickOnTest({ ...pick, method: 'slerp' }, tuning, rows, scoreApart)).rejects.toThrow(/target pick's method slerp was not tuned/);
+    // test gaps by hand: the row a 7/10 − 6/10 = +10.0, b 9/10 − 9/10 = +0.0 → met; apart a 1/10 − 6/10 = −50.0, b 10/10 − 9/10 = +10.0 → not met
+    expect(formatTargetPick(rows, { ...pick, ...same, specialistValidation: {} }, ['a', 'b'])).toBe(
+      "Validation's target pick (every candidate of every method; criterion: the worst task set's validation mean reward minus its own specialist's, then the same in success): **merge ties (λ 1, density 0.5)** — the row 'merge ties'; on validation (n = 4) reward minus the own specialist's a +0.050, b −0.010, success a +0.0, b −25.0 points. On test, success minus the own specialist's: a +10.0, b +0.0 points → the target is **met**.",
+    );
+    expect(formatTargetPick(rows, { ...other, ...merged, specialistValidation: {} }, ['a', 'b'])).toContain("**merge ties (λ 0.5, density 0.5)** — merged and scored on test apart (not a row); on validation (n = 4) reward minus the own specialist's a +0.050, b −0.010, success a +0.0, b −25.0 points. On test, success minus the own specialist's: a −50.0, b +10.0 points → the target is **not met**.");
   });
 
   it('refuses a config without specialists and a method that cannot merge that many', () => {

@@ -15,6 +15,9 @@
 // grid, criterion, tie-break) and only the chosen merge is scored on TEST; `evaluations` records the
 // split of every evaluation run, in order. Every method is scored on validation (linear and RAM with
 // their one configuration), and the same criterion picks one merge across methods: `validationPick`.
+// With `tune`, each specialist is also scored on the validation tasks of its own task set, and
+// `targetPick` is the candidate (any method, any grid point) whose worst task set is closest to its
+// own specialist on validation (mergeTune.ts pickByWorstGap); it is scored on TEST too.
 import { entryFamily, taskSetName } from '../envs/taskMix';
 import { taskSet } from '../envs/taskSets';
 import { baselineOutcomes } from '../eval/baselines';
@@ -24,7 +27,7 @@ import { MERGE_METHODS, type MergeOptions } from '../train/merge/methods';
 import type { Trajectory } from '../train/rl/trajectory';
 import { type EvalSplit, type EvalStageConfig, type MergeStageConfig, parsePipelineConfig, type PipelineConfig, specialistEntries, type StageConfig } from './config';
 import { mergeSpecialists, mergeStageSeed, type PendingSpecialists } from './specialists';
-import { formatHyper, type MergeHyper, mergeCandidates, pickAcrossMethods, type TuneGrid, type TuneResult, tuneMerge } from './mergeTune';
+import { formatHyper, type MergeHyper, mergeCandidates, pickAcrossMethods, pickByWorstGap, sameHyper, type TargetPick, type TuneGrid, type TuneResult, tuneMerge } from './mergeTune';
 import { evalTasks } from './evaluation';
 import { scaledLabel, scaleTaskVector } from './mergeTableProbe';
 import { runPipeline } from './runner';
@@ -91,6 +94,13 @@ export interface MergeTableResult {
   tuning: TuneResult[];
   /** With tuning: the method whose validation choice scores best on validation across methods (its row is `merge <method>`). */
   validationPick?: string;
+  /**
+   * With tuning: validation's target pick (mergeTune.ts pickByWorstGap) and its TEST cells; `row` names
+   * the table row with the same weights when the pick is that method's choice, else null (then it was
+   * merged and scored on test apart, and is kept here rather than as a row, so that tables of other
+   * seeds still line up row by row).
+   */
+  targetPick?: TargetPick & { cells: Record<string, CellScore>; row: string | null; digest: string; specialistValidation: Record<string, CellScore> };
   /** Every evaluation run in order, with its split (the tuning runs are all 'validation'). */
   evaluations: EvalRecord[];
   methods: string[];
@@ -194,6 +204,15 @@ export async function runMergeTable(rt: GpuRuntime, req: MergeTableRequest, opts
     req.onRow?.(row);
   };
 
+  // one eval-only run of the pipeline on `split` (the same evaluation as every other row); returns the weights it evaluated
+  const score = async (weights: Weights, split: EvalSplit, tasks: number, what: string): Promise<{ cells: Record<string, CellScore>; evaluated: Weights }> => {
+    evaluations.push({ what, split, n: tasks });
+    for (const key of [...episodes.keys()]) if (key.startsWith(`${MERGED_LABEL}\t`)) episodes.delete(key);
+    const r = await runPipeline(rt, evalOnlyConfig(cfg, split, tasks), { onEvalEpisodes }, { ...opts, initial: weights });
+    const evaluated = await r.weights.download();
+    r.weights.destroy();
+    return { cells: Object.fromEntries(taskSets.map((set) => [set, cellOn(`${MERGED_LABEL}\t${set}`, set, split, tasks, `${what} on ${set} (${split})`)])), evaluated };
+  };
   let t0 = performance.now();
   let specialists: PendingSpecialists | null = null;
   evaluations.push({ what: 'shared model, specialists', split: 'test', n });
@@ -219,18 +238,21 @@ export async function runMergeTable(rt: GpuRuntime, req: MergeTableRequest, opts
   t0 = performance.now();
   const merged = new Map<string, Weights>();
   const tuning: TuneResult[] = [];
-  // one eval-only run of the pipeline on `split` (the same evaluation as every other row); returns the weights it evaluated
-  const score = async (weights: Weights, split: EvalSplit, tasks: number, what: string): Promise<{ cells: Record<string, CellScore>; evaluated: Weights }> => {
-    evaluations.push({ what, split, n: tasks });
-    for (const key of [...episodes.keys()]) if (key.startsWith(`${MERGED_LABEL}\t`)) episodes.delete(key);
-    const r = await runPipeline(rt, evalOnlyConfig(cfg, split, tasks), { onEvalEpisodes }, { ...opts, initial: weights });
-    const evaluated = await r.weights.download();
-    r.weights.destroy();
-    return { cells: Object.fromEntries(taskSets.map((set) => [set, cellOn(`${MERGED_LABEL}\t${set}`, set, split, tasks, `${what} on ${set} (${split})`)])), evaluated };
-  };
-  for (const method of methods) {
+  const mergeWithFor = (method: string, h: MergeHyper) => {
     const given: MergeStageConfig = cfg.stages.find((s): s is MergeStageConfig => s.kind === 'merge' && s.method === method) ?? { kind: 'merge', method };
-    const mergeWith = (h: MergeHyper) => mergeSpecialists(plan.mergeStage, { ...given, ...h }, sp, mergeStageSeed(plan.specialistsRun, plan.mergeStage));
+    return mergeSpecialists(plan.mergeStage, { ...given, ...h }, sp, mergeStageSeed(plan.specialistsRun, plan.mergeStage));
+  };
+  // the target pick's yardstick: each specialist on its own task set's validation tasks (the tuning's tasks)
+  const specialistValidation: Record<string, CellScore> = {};
+  if (req.tune) {
+    for (const m of sp.models) {
+      if (!taskSets.includes(m.label)) continue;
+      log(`tune target: specialist ${m.label} on ${req.tune.n} validation tasks of its own task set`);
+      specialistValidation[m.label] = (await score(m.weights, 'validation', req.tune.n, `tune target: specialist ${m.label}`)).cells[m.label];
+    }
+  }
+  for (const method of methods) {
+    const mergeWith = (h: MergeHyper) => mergeWithFor(method, h);
     const candidates = req.tune ? mergeCandidates(method, req.tune.grid) : [];
     let tuned: TuneResult | null = null;
     if (candidates.length > 0) {
@@ -261,9 +283,21 @@ export async function runMergeTable(rt: GpuRuntime, req: MergeTableRequest, opts
       add({ label: scaledLabel(m.label, lambda), kind: 'scaled', cells: r.cells, digest: weightsDigest(r.evaluated), scale: lambda });
     }
   }
-  const mergesSeconds = (performance.now() - t0) / 1000;
   const validationPick = tuning.length ? pickAcrossMethods(tuning).method : undefined;
   if (validationPick) log(`validation's pick across methods: merge ${validationPick}`);
+  let targetPick: MergeTableResult['targetPick'];
+  if (tuning.length && Object.keys(specialistValidation).length) {
+    const p = pickByWorstGap(tuning, specialistValidation);
+    const gaps = Object.entries(p.rewardGaps).map(([set, g]) => `${set} ${g >= 0 ? '+' : ''}${g.toFixed(3)}`).join(', ');
+    log(`validation's target pick: merge ${p.method} (${formatHyper(p.hyper)}), worst validation reward gap to the own specialist ${p.worstReward.toFixed(3)} (${gaps})`);
+    const onTest = await targetPickOnTest(p, tuning, rows, async () => {
+      log(`target pick: not ${p.method}'s own choice; merging it and evaluating on ${n} test tasks per task set`);
+      const r = await score((await mergeWithFor(p.method, p.hyper)).weights, 'test', n, `target pick ${p.method}`);
+      return { cells: r.cells, digest: weightsDigest(r.evaluated) };
+    });
+    targetPick = { ...p, ...onTest, specialistValidation };
+  }
+  const mergesSeconds = (performance.now() - t0) / 1000;
 
   // the cheap baselines on the same test tasks (tasks 0 … n−1 of the run seed's stream)
   const baselineRows = new Map<string, MergeTableRow>();
@@ -281,10 +315,24 @@ export async function runMergeTable(rt: GpuRuntime, req: MergeTableRequest, opts
   return {
     split: 'test', seed: cfg.seed, n, taskSets, methods: [...methods], scaleProbe: [...(req.scaleProbe ?? [])], rows, tuning, evaluations,
     ...(validationPick ? { validationPick } : {}),
+    ...(targetPick ? { targetPick } : {}),
     compute: { specialists: specialistsCompute, multiTask: plan.multiTaskRun.stages.reduce((sum, _s, i) => sum + b.compute.stage(i), 0) },
     seconds: { specialistsRun, multiTaskRun, merges: mergesSeconds },
     specialists: sp, multiTask, merged,
   };
+}
+
+/**
+ * The target pick's test cells: when it is its method's validation choice, that method's row (same
+ * weights, already scored on test); otherwise `scoreApart` merges it and scores it on test.
+ */
+export async function targetPickOnTest(p: TargetPick, tuning: readonly TuneResult[], rows: readonly MergeTableRow[], scoreApart: () => Promise<{ cells: Record<string, CellScore>; digest: string }>): Promise<{ cells: Record<string, CellScore>; row: string | null; digest: string }> {
+  const label = `merge ${p.method}`;
+  const own = tuning.find((t) => t.method === p.method);
+  if (!own) throw new Error(`merge table: the target pick's method ${p.method} was not tuned`);
+  const row = sameHyper(own.chosen, p.hyper) ? rows.find((x) => x.label === label) : undefined;
+  if (row) return { cells: row.cells, row: label, digest: row.digest ?? '' };
+  return { ...(await scoreApart()), row: null };
 }
 
 /** A cell from the episodes of tasks `taskIds` (tasks 0 … n−1, in order), whatever order they were played in. */

@@ -62,10 +62,15 @@ export interface TargetCheck {
 export function targetCheck(rows: readonly MergeTableRow[], label: string, taskSets: readonly string[]): TargetCheck {
   const x = rows.find((r) => r.label === label);
   if (!x) throw new Error(`merge table: no row '${label}' to check against the specialists`);
+  return targetCheckOfCells(rows, label, x.cells, taskSets);
+}
+
+/** The same check for test cells kept outside the rows (the target pick merged apart). */
+export function targetCheckOfCells(rows: readonly MergeTableRow[], label: string, cells: Record<string, CellScore>, taskSets: readonly string[]): TargetCheck {
   const gaps: Record<string, number> = {};
   for (const set of taskSets) {
     const own = ownSpecialist(rows, set);
-    if (own?.cells[set] && x.cells[set]) gaps[set] = x.cells[set].success.rate - own.cells[set].success.rate;
+    if (own?.cells[set] && cells[set]) gaps[set] = cells[set].success.rate - own.cells[set].success.rate;
   }
   // 1e-9: rates are k/n, and −2 points exactly counts as within
   const values = Object.values(gaps);
@@ -76,7 +81,7 @@ export function targetCheck(rows: readonly MergeTableRow[], label: string, taskS
 export const formatGaps = (gaps: Record<string, number>) => Object.entries(gaps).map(([set, g]) => `${set} ${points(g)}`).join(', ');
 
 /** The target line: validation's pick and whether it meets the target; then, for reading only, which merges meet it on test. */
-export function formatTarget(r: Pick<MergeTableResult, 'rows' | 'taskSets' | 'validationPick'>): string[] {
+export function formatTarget(r: Pick<MergeTableResult, 'rows' | 'taskSets' | 'validationPick'> & { targetPick?: MergeTableJson['targetPick'] }): string[] {
   const merges = r.rows.filter((x) => x.kind === 'merge');
   const meeting = merges.map((x) => targetCheck(r.rows, x.label, r.taskSets)).filter((t) => t.met).map((t) => t.label.replace(/^merge /, ''));
   const out: string[] = [];
@@ -85,8 +90,16 @@ export function formatTarget(r: Pick<MergeTableResult, 'rows' | 'taskSets' | 'va
     const row = r.rows.find((x) => x.label === t.label)!;
     out.push(`Validation's pick across methods (the tuning criterion over every method's validation choice): **${rowName(row)}**. On test, success minus the own specialist's: ${formatGaps(t.gaps)} points → the target (within ${MERGE_TARGET_POINTS} points of every specialist on its own task set) is **${t.met ? 'met' : 'not met'}**.`);
   }
+  if (r.targetPick) out.push(formatTargetPick(r.rows, r.targetPick, r.taskSets));
   out.push(`Merges within ${MERGE_TARGET_POINTS} points of every specialist on test: ${meeting.length ? meeting.join(', ') : 'none'}${r.validationPick ? ' (read only: picking among them needs test, which is what the validation pick avoids)' : ''}.`);
   return out;
+}
+
+/** The target pick's line: its validation gaps to the specialists, then its test gaps and the target. */
+export function formatTargetPick(rows: readonly MergeTableRow[], p: NonNullable<MergeTableJson['targetPick']>, taskSets: readonly string[]): string {
+  const t = targetCheckOfCells(rows, `merge ${p.method}`, p.cells, taskSets);
+  const rewardGaps = Object.entries(p.rewardGaps).map(([set, g]) => `${set} ${g >= 0 ? '+' : '−'}${Math.abs(g).toFixed(3)}`).join(', ');
+  return `Validation's target pick (every candidate of every method; criterion: the worst task set's validation mean reward minus its own specialist's, then the same in success): **merge ${p.method} (${formatHyper(p.hyper)})**${p.row ? ` — the row '${p.row}'` : ' — merged and scored on test apart (not a row)'}; on validation (n = ${p.n}) reward minus the own specialist's ${rewardGaps}, success ${formatGaps(p.successGaps)} points. On test, success minus the own specialist's: ${formatGaps(t.gaps)} points → the target is **${t.met ? 'met' : 'not met'}**.`;
 }
 
 /** "+4.3 [−0.9, +9.4]" (points). */
@@ -161,6 +174,8 @@ export interface MergeTableJson {
   tuning: TuneResult[];
   /** The method validation picked across methods (absent without tuning, and in tables saved before it was recorded). */
   validationPick?: string;
+  /** Validation's target pick and its test cells (absent without tuning, and in tables saved before it was recorded). */
+  targetPick?: MergeTableResult['targetPick'];
   evaluations: EvalRecord[];
   compute: MergeTableResult['compute'];
   seconds: MergeTableResult['seconds'];
@@ -168,5 +183,5 @@ export interface MergeTableJson {
 }
 
 export function mergeTableJson(r: MergeTableResult): MergeTableJson {
-  return { split: r.split, seed: r.seed, n: r.n, taskSets: r.taskSets, methods: r.methods, scaleProbe: r.scaleProbe, rows: r.rows, tuning: r.tuning, ...(r.validationPick ? { validationPick: r.validationPick } : {}), evaluations: r.evaluations, compute: r.compute, seconds: r.seconds, specialists: r.specialists.models.map((m) => m.label) };
+  return { split: r.split, seed: r.seed, n: r.n, taskSets: r.taskSets, methods: r.methods, scaleProbe: r.scaleProbe, rows: r.rows, tuning: r.tuning, ...(r.validationPick ? { validationPick: r.validationPick } : {}), ...(r.targetPick ? { targetPick: r.targetPick } : {}), evaluations: r.evaluations, compute: r.compute, seconds: r.seconds, specialists: r.specialists.models.map((m) => m.label) };
 }

@@ -79,6 +79,18 @@ describe('merge table over seeds', () => {
     expect(formatSeedSummary(old)).not.toContain("Validation's pick");
   });
 
+  it("validation's target pick per seed that recorded one, from its own test cells; the seeds run before it are named", () => {
+    // seed 3: the pick was merged apart, its test cells a 3/4 vs the specialist's 2/4 → +25, met; seeds 1 and 2 recorded none
+    const pick = { method: 'ties', hyper: { lambda: 0.7, density: 0.3 }, rewardGaps: { a: 0 }, successGaps: { a: 0 }, worstReward: 0, worstSuccess: 0, n: 2 };
+    const seed3 = { ...table(3, [2, 0.2], [0, 0], 0.5), targetPick: { ...pick, cells: { a: cell(3, 0), b: cell(0, 0) }, row: null, digest: '0', specialistValidation: {} } };
+    const s = summarizeSeeds([table(1, [1, 0.2], [0, 0], 0.5), table(2, [3, 0.2], [0, 0.4], 1), seed3]);
+    expect(s.targetPicks).toEqual([{ seed: 3, hyper: 'λ 0.7, density 0.3', label: 'merge ties', gaps: { a: 0.25 }, met: true }]);
+    expect(formatSeedSummary(s)).toContain("Validation's target pick (worst gap to the own specialist on validation), per seed (success minus the own specialist's on test, points): seed 3 merge ties (λ 0.7, density 0.3; a +25.0: met). Target met by the target pick on 1 of 1 seeds (seeds 1, 2 ran before the target pick was recorded).");
+    // the row 'merge ties' (0/4 on a) is not what is read: the pick's own cells are
+    expect(summarizeSeeds([seed3]).targetPicks![0].gaps).toEqual({ a: 0.25 });
+    expect(summarizeSeeds([table(1, [1, 0.2], [0, 0], 0.5)]).targetPicks).toBeUndefined();
+  });
+
   it('pairs task by task: the same counts on other tasks give another interval', () => {
     const t = table(1, [2, 0], [2, 0], 1);
     // merge solves tasks 2, 3; the specialist tasks 0, 1: (a, b, c, d) = (0, 2, 2, 0), φ −1 → +0.0 [−70.0, +70.0];

@@ -4,7 +4,7 @@
 // and for tuned merges the validation choice of each seed. Rows are matched by label. The gap to the
 // own specialist also carries each seed's paired interval (that seed's tasks, that seed's models).
 import type { PairedDifference } from '../eval/pairedDifference';
-import { COMPARED_WITH_SPECIALIST, formatGaps, formatPaired, MERGE_TARGET_POINTS, type MergeTableJson, ownSpecialist, pairedGap, points, targetCheck, type TargetCheck } from './mergeTableFormat';
+import { COMPARED_WITH_SPECIALIST, formatGaps, formatPaired, MERGE_TARGET_POINTS, type MergeTableJson, ownSpecialist, pairedGap, points, targetCheck, type TargetCheck, targetCheckOfCells } from './mergeTableFormat';
 import { formatHyper } from './mergeTune';
 
 /** Mean and range over seeds. */
@@ -38,6 +38,8 @@ export interface SeedSummary {
   rows: SeedSummaryRow[];
   /** Per seed (seed order): validation's pick across methods and whether it meets the target; absent unless every run recorded a pick. */
   picks?: (TargetCheck & { seed: number })[];
+  /** Per seed that recorded one (seed order): validation's target pick (mergeTune.ts pickByWorstGap) and whether it meets the target on test. */
+  targetPicks?: (TargetCheck & { seed: number; hyper: string })[];
 }
 
 export function spread(values: readonly number[]): Spread {
@@ -78,7 +80,9 @@ export function summarizeSeeds(runs: readonly MergeTableJson[]): SeedSummary {
     };
   });
   const picks = runs.every((r) => r.validationPick) ? runs.map((r) => ({ seed: r.seed, ...targetCheck(r.rows, `merge ${r.validationPick}`, r.taskSets) })) : undefined;
-  return { seeds: runs.map((r) => r.seed), n: first.n, taskSets: first.taskSets, rows, ...(picks ? { picks } : {}) };
+  const withTarget = runs.filter((r) => r.targetPick);
+  const targetPicks = withTarget.map((r) => ({ seed: r.seed, hyper: formatHyper(r.targetPick!.hyper), ...targetCheckOfCells(r.rows, `merge ${r.targetPick!.method}`, r.targetPick!.cells, r.taskSets) }));
+  return { seeds: runs.map((r) => r.seed), n: first.n, taskSets: first.taskSets, rows, ...(picks ? { picks } : {}), ...(targetPicks.length ? { targetPicks } : {}) };
 }
 
 const pct = (x: number) => (100 * x).toFixed(1);
@@ -122,6 +126,13 @@ export function formatSeedSummary(s: SeedSummary): string {
     out.push(
       '',
       `Validation's pick across methods, per seed (success minus the own specialist's on test, points): ${s.picks.map((p) => `seed ${p.seed} ${p.label} (${formatGaps(p.gaps)}: ${p.met ? 'met' : 'not met'})`).join('; ')}. Target (within ${MERGE_TARGET_POINTS} points of every specialist) met by validation's pick on ${s.picks.filter((p) => p.met).length} of ${s.picks.length} seeds.`,
+    );
+  }
+  if (s.targetPicks) {
+    const missing = s.seeds.filter((seed) => !s.targetPicks!.some((p) => p.seed === seed));
+    out.push(
+      '',
+      `Validation's target pick (worst gap to the own specialist on validation), per seed (success minus the own specialist's on test, points): ${s.targetPicks.map((p) => `seed ${p.seed} ${p.label} (${p.hyper}; ${formatGaps(p.gaps)}: ${p.met ? 'met' : 'not met'})`).join('; ')}. Target met by the target pick on ${s.targetPicks.filter((p) => p.met).length} of ${s.targetPicks.length} seeds${missing.length ? ` (seed${missing.length > 1 ? 's' : ''} ${missing.join(', ')} ran before the target pick was recorded)` : ''}.`,
     );
   }
   return out.join('\n');

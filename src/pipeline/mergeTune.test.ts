@@ -1,10 +1,10 @@
 // The merge tuner (mergeTune.ts) with a stubbed scorer: the grid per method, the choice by the
 // criterion (mean validation reward over task sets, then success, then grid order), and that it
-// only ever evaluates the validation split.
+// only ever evaluates the validation split; the target pick (worst gap to the own specialist) by hand.
 import { describe, expect, it } from 'vitest';
 import type { EvalSplit } from './config';
 import { cellOfValues } from './mergeTable';
-import { DEFAULT_TUNE_GRID, formatHyper, type MergeHyper, mergeCandidates, parseGridList, parseWeightVectors, pickAcrossMethods, tuneMerge } from './mergeTune';
+import { DEFAULT_TUNE_GRID, formatHyper, type MergeHyper, mergeCandidates, parseGridList, parseWeightVectors, pickAcrossMethods, pickByWorstGap, sameHyper, tuneMerge } from './mergeTune';
 
 /** Cells of two task sets whose episode rewards are `rewards[set]` (success: reward ≥ 1). */
 const cells = (rewards: Record<string, number[]>) =>
@@ -99,6 +99,36 @@ describe('merge tuning', () => {
     const succeeds = await tuneMerge({ method: 'slerp', candidates: [{ t: 0.5 }], n: 2, ...stub(() => ({ a: [1.2, 0] })) });
     expect(pickAcrossMethods([linear, succeeds]).method).toBe('slerp');
     expect(() => pickAcrossMethods([])).toThrow(/no method was scored on validation/);
+  });
+
+  it('the target pick: the candidate whose worst task set is closest to its own specialist on validation, across methods and grid points', async () => {
+    // specialists on validation: a 0.8 on its set, b 0.4 on its set
+    const specialists = cells({ a: [0.8, 0.8], b: [0.4, 0.4] });
+    // ties λ 0.5: mean 0.65 (a 0.9, b 0.4) → gaps +0.1 / 0 → worst 0; ties λ 1: mean 0.7 (a 1.2, b 0.2) → worst −0.2;
+    // linear: mean 0.55 (a 0.7, b 0.4) → worst −0.1. The mean criterion picks ties λ 1; the worst gap picks ties λ 0.5
+    const ties = await tuneMerge({ method: 'ties', candidates: mergeCandidates('ties', { lambda: [0.5, 1], density: [0.5], t: [] }), n: 2, ...stub((h) => (h.lambda === 1 ? { a: [1.2, 1.2], b: [0.2, 0.2] } : { a: [0.9, 0.9], b: [0.4, 0.4] })) });
+    const linear = await tuneMerge({ method: 'linear', candidates: [{}], n: 2, ...stub(() => ({ a: [0.7, 0.7], b: [0.4, 0.4] })) });
+    expect(ties.chosen).toEqual({ lambda: 1, density: 0.5 });
+    expect(pickAcrossMethods([ties, linear]).method).toBe('ties');
+    const p = pickByWorstGap([linear, ties], specialists);
+    expect(p).toMatchObject({ method: 'ties', hyper: { lambda: 0.5, density: 0.5 }, n: 2 });
+    expect(p.worstReward).toBeCloseTo(0);
+    expect(p.rewardGaps.a).toBeCloseTo(0.1);
+    expect(p.rewardGaps.b).toBeCloseTo(0);
+    expect(p.successGaps).toEqual({ a: 0, b: 0 }); // no reward reaches 1 on a with the specialist at 0.8 …
+    expect(sameHyper(p.hyper, ties.chosen)).toBe(false); // … and the pick is not ties' own choice: the table scores it apart
+    // equal worst reward gap → the higher worst success gap; equal both → the first (method order, then grid order):
+    // b's specialist: rewards 1 and 0.2 (mean 0.6, success 50 %). λ 0.5 matches it in reward with no success (gap 0, −50 %);
+    // λ 1 matches it in both (0, 0) → λ 1, though listed second; two identical candidates → the first
+    const sb = cells({ a: [0.8, 0.8], b: [1, 0.2] });
+    const flat = await tuneMerge({ method: 'task-arithmetic', candidates: [{ lambda: 0.5 }, { lambda: 1 }], n: 2, ...stub((h) => ({ a: [0.8, 0.8], b: h.lambda === 1 ? [1, 0.2] : [0.6, 0.6] })) });
+    expect(pickByWorstGap([flat], sb)).toMatchObject({ hyper: { lambda: 1 }, worstReward: 0, worstSuccess: 0 });
+    const same = await tuneMerge({ method: 'task-arithmetic', candidates: [{ lambda: 0.5 }, { lambda: 1 }], n: 2, ...stub(() => ({ a: [0.8, 0.8], b: [1, 0.2] })) });
+    expect(pickByWorstGap([same], sb).hyper).toEqual({ lambda: 0.5 });
+    expect(pickByWorstGap([linear, same], sb).method).toBe('task-arithmetic'); // linear: b 0.4 → worst −0.2
+    expect(() => pickByWorstGap([linear], cells({ c: [1, 1] }))).toThrow(/linear – was not scored on c, so its gap to c's specialist is unknown/);
+    expect(() => pickByWorstGap([linear], cells({ a: [1] }))).toThrow(/scored on 2 validation tasks of a, its specialist on 1/);
+    expect(() => pickByWorstGap([linear], {})).toThrow(/needs at least one task set/);
   });
 
   it('grid lists: numbers in range, no repeats, clear errors', () => {
