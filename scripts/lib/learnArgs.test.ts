@@ -98,6 +98,9 @@ describe('parseLearnArgs', () => {
     const a = parseLearnArgs(['--family', 'function-calling', '--level', 'route4', '--eval-only', '--eval-split', 'validation', '--eval-n', '16']);
     expect(a).toMatchObject({ evalOnly: true, compare: false, samples: 3 });
     expect(learningConfig(a.options).stages).toEqual([{ kind: 'eval', label: 'model', split: 'validation', n: 16, baselines: true }]);
+    // train: the memorisation check beside a held-out figure (the seed's train tasks: trained templates, fresh instances)
+    expect(learningConfig(parseLearnArgs(['--family', 'coding', '--eval-only', '--eval-split', 'train', '--eval-n', '8']).options).stages).toEqual([{ kind: 'eval', label: 'model', split: 'train', n: 8, baselines: true }]);
+    expect(() => parseLearnArgs(['--family', 'coding', '--eval-only', '--eval-split', 'training'])).toThrow(/--eval-split.*validation, test, train/);
     expect(parseLearnArgs(['--family', 'service', '--eval-only', '--samples', '0']).samples).toBe(0);
     expect(parseLearnArgs(['--family', 'service', '--samples', '2']).samples).toBe(2); // a training run prints samples too
     expect(() => parseLearnArgs(['--family', 'service', '--eval-only', '--sft-steps', '5', '--steps', '2'])).toThrow(/--eval-only trains nothing, so --sft-steps, --steps would do nothing: drop them/);

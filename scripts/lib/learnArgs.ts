@@ -101,7 +101,9 @@ export const LEARN_USAGE = `usage: npm run learn -- --family function-calling|se
   --async K            GRPO through the async coordinator, staleness bound K
   --eval-n N           test tasks per task set per evaluation
   --eval-also L[,L]    also score these task sets of the family at every before/after evaluation (e.g. bfcl-unseen-tools)
-  --eval-split S       test (default: the reported figures) or validation (to choose settings without looking at test)
+  --eval-split S       test (default: the reported figures), validation (to choose settings without looking at
+                       test) or train (the seed's train tasks, which the SFT data was made from: a memorisation
+                       check beside a held-out figure, never a result)
   --eval-every N       validation curve every N GRPO steps
   --eval-before        also evaluate the untrained model
   --no-compare         skip the SFT-only arm with the same extra compute
