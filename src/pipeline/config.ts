@@ -17,8 +17,9 @@ export const PIPELINE_CONFIG_VERSION = 1;
 export const PIPELINE_PRESETS = ['nano', 'tiny', 'small', 'nano-q', 'tiny-q', 'qwen3-0.6b'] as const;
 
 /** The evaluation splits: tune on validation, report test. */
-// 'train' is a memorisation check (tasks 0 … n−1 of the seed's train stream are the tasks the SFT stage's
-// first conversations were made from), never a reported result: held-out figures come from the other two.
+// 'train' is a memorisation check (tasks 0 … n−1 of the seed's train stream: trained templates and pools, drawn
+// from another stream than the SFT data's, so instances are fresh), never a reported result: held-out figures
+// come from the other two.
 export const EVAL_SPLITS = ['validation', 'test', 'train'] as const;
 export type EvalSplit = (typeof EVAL_SPLITS)[number];
 

@@ -50,7 +50,7 @@ export const HELP = {
   evalEvery: 'Validation curve: evaluate on the validation split every this many steps (0: never).',
   staleness: 'Synchronous: rollouts use the newest weights. Async: rollout workers run ahead by up to k weight versions while the trainer trains (own Web Workers, own GPU devices). Async stages are not checkpointed yet.',
   label: 'What the report calls this evaluation ("after SFT").',
-  split: 'validation to choose settings, test to report; train replays the tasks the SFT data was made from (a memorisation check, not a result).',
+  split: 'validation to choose settings, test to report; train plays new instances of the trained templates (a memorisation check, not a result).',
   n: 'Tasks per task set in this evaluation.',
   baselines: 'Also score cheap rule baselines (majority tool, keyword rule, …) on exactly the same tasks.',
   adapter: 'Which WebGPU adapter trains. Auto times each adapter the browser offers on a small matmul and picks the faster (here llvmpipe is usually several times faster than SwiftShader).',
