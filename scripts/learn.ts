@@ -4,8 +4,9 @@
 // compute on more SFT instead. Prints TEST success before SFT (with --eval-before), after SFT, after
 // GRPO and SFT-only, with Wilson intervals and the cheap baselines; writes curves as JSONL (--out).
 // The last stdout line is one JSON object: {"family", "split": "test", "n", "seed", "before_sft",
-// "after_sft", "after_grpo", "sft_only_same_compute", "baselines"} (rates in 0…1; several seeds: means,
-// with per-seed values and ranges besides). With --model DIR the model is a loaded Hugging Face Qwen3
+// "after_sft", "after_grpo", "sft_only_same_compute", "grpo_minus_sft_only", "baselines"} (rates in 0…1;
+// the difference paired task by task, Newcombe 95 %; several seeds: means, with per-seed values and
+// ranges besides, and "grpo_minus_sft_only_pooled" over all seeds' tasks). With --model DIR the model is a loaded Hugging Face Qwen3
 // folder trained with LoRA (scripts/lib/learnRun.ts, src/pipeline/loadModel.ts).
 // Run through the WGSL loader: tsx --import ./scripts/lib/wgslLoader.mjs scripts/learn.ts …
 import { acquireDevice, describeContext } from '../src/gpu/device';

@@ -68,9 +68,17 @@ describe('npm run learn --model (llvmpipe)', () => {
     });
 
     // the last line: the documented keys, rates in 0…1, the baselines beside them
-    expect(Object.keys(a.last).sort()).toEqual(['after_grpo', 'after_sft', 'baselines', 'before_sft', 'family', 'n', 'seed', 'sft_only_same_compute', 'split']);
+    expect(Object.keys(a.last).sort()).toEqual(['after_grpo', 'after_sft', 'baselines', 'before_sft', 'family', 'grpo_minus_sft_only', 'n', 'seed', 'sft_only_same_compute', 'split']);
     expect(a.last).toMatchObject({ family: 'function-calling', split: 'test', n: 2, seed: 3, before_sft: null });
     for (const k of ['after_sft', 'after_grpo', 'sft_only_same_compute']) expect(a.last[k]).toBeGreaterThanOrEqual(0);
+    // the paired gap: the two rates' difference, over the same n tasks, inside its own interval
+    const gap = a.last.grpo_minus_sft_only as { diff: number; lo: number; hi: number; n: number; only_grpo: number; only_sft_only: number };
+    expect(gap.n).toBe(2);
+    expect(gap.diff).toBeCloseTo((a.last.after_grpo as number) - (a.last.sft_only_same_compute as number), 12);
+    expect(gap.diff).toBeCloseTo((gap.only_grpo - gap.only_sft_only) / gap.n, 12);
+    expect(gap.lo).toBeLessThanOrEqual(gap.diff);
+    expect(gap.hi).toBeGreaterThanOrEqual(gap.diff);
+    expect(a.logs.join('\n')).toMatch(/GRPO − SFT only, same compute: [+−]\d+\.\d \[[+−]\d+\.\d, [+−]\d+\.\d\] points \(paired, n = 2: /);
     expect(Object.keys(a.last.baselines as object)).toEqual(expect.arrayContaining(['do nothing', 'random']));
     expect(a.logs.join('\n')).toMatch(/memory plan \(LoRA r 4 on an f16 base/);
     expect(a.logs.join('\n')).toMatch(/tokenizer: tokenizer\.json in /);

@@ -17,6 +17,8 @@ import { tokenizerForModel } from '../../src/tokenizer';
 import { taskSetName } from '../../src/envs/taskMix';
 import { runSftRlComparison } from '../../src/pipeline/comparison';
 import type { EvalSummary, TaskSetEval } from '../../src/pipeline/evalSummary';
+import { formatArmDifference, pairOutcomes, type PairedOutcomes, pooledArmDifference } from '../../src/pipeline/armDifference';
+import { pairedDifference, type PairedDifference } from '../../src/eval/pairedDifference';
 import { formatRate } from '../../src/eval/report';
 import { type LoadedModel, loadModelForPipeline, loraFor } from '../../src/pipeline/loadModel';
 import { learningConfig } from '../../src/pipeline/presets';
@@ -49,10 +51,25 @@ interface SeedResult {
   /** null when the run had no GRPO stage (--steps 0). */
   after_grpo: number | null;
   sft_only_same_compute: number | null;
+  /** After GRPO minus SFT only, paired over the same tasks (Newcombe 95 %; run's first task set); absent without the comparison. */
+  grpo_minus_sft_only?: PairedFigure;
   baselines: Record<string, number>;
   /** The --eval-also task sets: success after SFT / after GRPO / SFT-only, and the best baseline's. */
   also?: Record<string, { after_sft: number | null; after_grpo: number | null; sft_only_same_compute: number | null; best_baseline: number | null }>;
 }
+
+/** A paired difference as the summary line writes it (rates in 0…1). */
+interface PairedFigure {
+  diff: number;
+  lo: number;
+  hi: number;
+  n: number;
+  /** Tasks solved by the GRPO arm only, by the SFT-only arm only. */
+  only_grpo: number;
+  only_sft_only: number;
+}
+
+const pairedFigure = (d: PairedDifference): PairedFigure => ({ diff: d.diff, lo: d.lo, hi: d.hi, n: d.n, only_grpo: d.onlyX, only_sft_only: d.onlyY });
 
 /** A sample episode longer than this is cut when printed (an untrained model writes up to its token cap per turn). */
 const SAMPLE_CHARS = 600;
@@ -97,6 +114,7 @@ export async function runLearn(rt: GpuRuntime, args: LearnArgs, io: LearnIo): Pr
     if (args.out) appendFileSync(args.out, `${typeof obj === 'string' ? obj : JSON.stringify(obj)}\n`);
   };
   const results: (SeedResult | EvalOnlyResult)[] = [];
+  const paired: PairedOutcomes[] = []; // after GRPO vs SFT only, per seed (first task set)
   const t0 = performance.now();
   for (const seed of args.seeds) {
     const cfg = learningConfig({ ...args.options, seed });
@@ -122,7 +140,7 @@ export async function runLearn(rt: GpuRuntime, args: LearnArgs, io: LearnIo): Pr
       }
     }
     try {
-      results.push(await runSeed(rt, args, io, seed, cfg, opts, write, loaded));
+      results.push(await runSeed(rt, args, io, seed, cfg, opts, write, loaded, (p) => paired.push(p)));
     } finally {
       loaded?.release();
     }
@@ -130,13 +148,18 @@ export async function runLearn(rt: GpuRuntime, args: LearnArgs, io: LearnIo): Pr
   log(`time: ${((performance.now() - t0) / 1000).toFixed(0)} s`);
   const split = args.options.evalSplit ?? 'test';
   const summary = args.evalOnly ? evalOnlyLine(args.family, results as EvalOnlyResult[], split) : summaryLine(args.family, results as SeedResult[], split);
+  if (paired.length > 1 && paired.length === results.length) {
+    const pooled = pooledArmDifference(paired);
+    log(`GRPO − SFT only, same compute, pooled over seeds ${args.seeds.join(', ')}: ${formatArmDifference(pooled, 'the GRPO arm', 'the SFT-only arm')} — the interval covers these tasks for these trained models, not the spread between training runs`);
+    summary.grpo_minus_sft_only_pooled = pairedFigure(pooled);
+  }
   io.print(JSON.stringify(summary));
   return summary;
 }
 
 async function runSeed(
   rt: GpuRuntime, args: LearnArgs, io: LearnIo, seed: number, cfg: ReturnType<typeof learningConfig>, opts: PipelineOptions,
-  write: (obj: unknown) => void, loaded: LoadedModel | undefined,
+  write: (obj: unknown) => void, loaded: LoadedModel | undefined, onPaired?: (p: PairedOutcomes) => void,
 ): Promise<SeedResult | EvalOnlyResult> {
   const log = (line: string) => io.log(`[seed ${seed}] ${line}`);
   write({ kind: 'config', seed, config: cfg, ...(loaded ? { model: args.model, modelConfig: loaded.cfg, lora: loraFor(args.loraRank) } : {}) });
@@ -201,6 +224,18 @@ async function runSeed(
   const find = (l: string) => firstSet(evals.find((e) => e.label === l));
   const afterSft = find('after SFT');
   const afterGrpo = find('after GRPO');
+  const sftOnlySet = firstSet(sftOnly);
+  let grpoMinusSftOnly: PairedDifference | undefined;
+  if (afterGrpo && sftOnlySet) {
+    const p = pairOutcomes(afterGrpo, sftOnlySet);
+    grpoMinusSftOnly = pairedDifference(p.x, p.y);
+    onPaired?.(p);
+    log(`GRPO − SFT only, same compute: ${formatArmDifference(grpoMinusSftOnly, 'the GRPO arm', 'the SFT-only arm')}`);
+    if (afterSft) {
+      const g = pairOutcomes(afterGrpo, afterSft);
+      log(`GRPO − after SFT: ${formatArmDifference(pairedDifference(g.x, g.y), 'the model after GRPO', 'the model after SFT')}`);
+    }
+  }
   for (const l of ['model', 'after SFT', 'after GRPO']) for (const t of evals.find((e) => e.label === l)?.taskSets ?? []) io.print(t.table);
   for (const l of samples) io.print(l);
   const rate = (t: TaskSetEval | undefined) => t?.model.success.rate ?? null;
@@ -211,7 +246,7 @@ async function runSeed(
   if (dir) await saveFinal(join(dir, 'final'), cfg, weights, args, loaded, log);
   const result: SeedResult = {
     seed, n: afterSft?.model.n ?? 0, before_sft: rate(find('before SFT')), after_sft: rate(afterSft) ?? 0, after_grpo: rate(afterGrpo),
-    sft_only_same_compute: rate(firstSet(sftOnly)), baselines: Object.fromEntries((afterSft?.baselines ?? []).map((b) => [b.label, b.success.rate])),
+    sft_only_same_compute: rate(sftOnlySet), ...(grpoMinusSftOnly ? { grpo_minus_sft_only: pairedFigure(grpoMinusSftOnly) } : {}), baselines: Object.fromEntries((afterSft?.baselines ?? []).map((b) => [b.label, b.success.rate])),
   };
   const others = (evals.find((e) => e.label === 'after SFT')?.taskSets ?? []).slice(1).map((t) => t.taskSet);
   if (others.length) {

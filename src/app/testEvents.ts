@@ -14,7 +14,7 @@ export function evalSummary(label: string, split: 'validation' | 'test', success
   const policy = (l: string, kind: 'model' | 'baseline', k: number) => ({ label: l, kind, note: '', n, success: rate(k, n), meanReward: k / n, components: {}, by: {} });
   return {
     label, split, seeds: [1], headline: `function-calling/route4 ${split}: ${successes}/${n}`,
-    taskSets: [{ taskSet: 'function-calling/route4', model: policy(label, 'model', successes), baselines: baselines.map((b) => policy(b.label, 'baseline', b.successes)), truncatedFraction: 0, meanTurns: 1, meanTokens: 100, endsAndFaults: {}, table: '' }],
+    taskSets: [{ taskSet: 'function-calling/route4', model: policy(label, 'model', successes), baselines: baselines.map((b) => policy(b.label, 'baseline', b.successes)), truncatedFraction: 0, meanTurns: 1, meanTokens: 100, endsAndFaults: {}, successByTask: {}, table: '' }],
   };
 }
 

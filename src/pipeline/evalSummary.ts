@@ -22,6 +22,11 @@ export interface TaskSetEval {
   meanTokens: number;
   /** Share of episodes per end reason and per fault (`end/<reason>`, `faults/<name>`, as in the RL metrics). */
   endsAndFaults: Record<string, number>;
+  /**
+   * Task id → whether the model solved it, in the order played: two evaluations of the same tasks
+   * (the GRPO arm and the SFT-only arm) pair task by task (src/pipeline/armDifference.ts).
+   */
+  successByTask: Record<string, boolean>;
   /** Models and baselines as one printable table. */
   table: string;
 }
@@ -63,6 +68,7 @@ export async function summarizeEval(stage: Pick<EvalStageConfig, 'label' | 'spli
       taskSet: name, model, baselines,
       truncatedFraction: mean(mine.map((r) => (r.truncated ? 1 : 0))), meanTurns: mean(mine.map((r) => r.turns)), meanTokens: mean(mine.map((r) => r.tokens)),
       endsAndFaults: episodeEndsAndFaults(mine),
+      successByTask: Object.fromEntries(mine.map((r) => [r.outcome.taskId, r.outcome.success])),
       table: formatComparison({ split: stage.split, taskSet: name, seed: seeds[0] }, [model, ...baselines]) + (seeds.length > 1 ? `\n(seeds ${seeds.join(', ')} pooled)` : ''),
     });
   }
