@@ -17,7 +17,7 @@ import { tokenizerForModel } from '../../src/tokenizer';
 import { taskSetName } from '../../src/envs/taskMix';
 import { runSftRlComparison } from '../../src/pipeline/comparison';
 import type { EvalSummary, TaskSetEval } from '../../src/pipeline/evalSummary';
-import { formatArmDifference, pairOutcomes, type PairedOutcomes, pooledArmDifference } from '../../src/pipeline/armDifference';
+import { armDifference, formatArmDifference, pairOutcomes, type PairedOutcomes, pooledArmDifference } from '../../src/pipeline/armDifference';
 import { pairedDifference, type PairedDifference } from '../../src/eval/pairedDifference';
 import { formatRate } from '../../src/eval/report';
 import { type LoadedModel, loadModelForPipeline, loraFor } from '../../src/pipeline/loadModel';
@@ -232,8 +232,7 @@ async function runSeed(
     onPaired?.(p);
     log(`GRPO − SFT only, same compute: ${formatArmDifference(grpoMinusSftOnly, 'the GRPO arm', 'the SFT-only arm')}`);
     if (afterSft) {
-      const g = pairOutcomes(afterGrpo, afterSft);
-      log(`GRPO − after SFT: ${formatArmDifference(pairedDifference(g.x, g.y), 'the model after GRPO', 'the model after SFT')}`);
+      log(`GRPO − after SFT: ${formatArmDifference(armDifference(afterGrpo, afterSft), 'the model after GRPO', 'the model after SFT')}`);
     }
   }
   for (const l of ['model', 'after SFT', 'after GRPO']) for (const t of evals.find((e) => e.label === l)?.taskSets ?? []) io.print(t.table);

@@ -1,7 +1,7 @@
 // The learn CLI's paired gap between arms (armDifference.ts): outcomes pair by task id, not by the
 // order they were stored in; evaluations of different tasks are refused; the pooled figure is the
 // interval over all seeds' tasks. Expected values: Newcombe's method 10 worked apart (see
-// src/eval/pairedDifference.test.ts, case a 12, b 9, c 2, d 4 → +25.9 [+1.9, +46.2]).
+// src/eval/pairedDifference.test.ts, case a 12, b 9, c 2, d 4 → +25.9 [+1.9, +46.1]: 0.2593 [0.0192, 0.4615]).
 import { describe, expect, it } from 'vitest';
 import { armDifference, formatArmDifference, pairOutcomes, pooledArmDifference } from './armDifference';
 import type { TaskSetEval } from './evalSummary';
