@@ -55,6 +55,11 @@ describe('parseLearnArgs', () => {
     expect(parseLearnArgs(['--family', 'function-calling', '--temperature', '1.5']).options.temperature).toBe(1.5);
     expect(parseLearnArgs(['--family', 'function-calling']).options.temperature).toBeUndefined();
     expect(() => parseLearnArgs(['--family', 'function-calling', '--temperature', '0'])).toThrow(/--temperature takes a number ≥ 0.05 up to 5, got '0'/);
+    const o = parseLearnArgs(['--family', 'function-calling', '--entropy-coef', '0.005', '--advantage', 'mean']).options;
+    expect([o.entropyCoef, o.advantage]).toEqual([0.005, 'mean']);
+    expect(() => parseLearnArgs(['--family', 'function-calling', '--entropy-coef', '2'])).toThrow(/--entropy-coef/);
+    expect(() => parseLearnArgs(['--family', 'function-calling', '--advantage', 'median'])).toThrow(/--advantage/);
+    expect(() => parseLearnArgs(['--family', 'function-calling', '--eval-only', '--advantage', 'mean'])).toThrow(/--advantage/);
     expect(learningConfig(parseLearnArgs(['--family', 'function-calling', '--random-values', '0.5']).options).stages.find((s) => s.kind === 'grpo')).toMatchObject({ randomValues: 0.5 });
     expect(learningConfig(parseLearnArgs(['--family', 'function-calling']).options).stages.find((s) => s.kind === 'grpo')).not.toHaveProperty('randomValues');
     expect(() => parseLearnArgs(['--family', 'function-calling', '--random-values', '1.5'])).toThrow(/--random-values takes a number ≥ 0 up to 1, got '1.5'/);

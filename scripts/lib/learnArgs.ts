@@ -3,7 +3,7 @@
 // seeds). Parsed with Node's util.parseArgs (strict: unknown flags and missing values are errors);
 // a flag given twice is refused rather than silently keeping the last.
 import { parseArgs } from 'node:util';
-import { CREDIT_SCHEMES, type CreditScheme, EVAL_SPLITS } from '../../src/pipeline/config';
+import { ADVANTAGE_SCALES, type AdvantageScale, CREDIT_SCHEMES, type CreditScheme, EVAL_SPLITS } from '../../src/pipeline/config';
 import type { TaskMixEntry } from '../../src/envs/taskMix';
 import { TASK_SETS } from '../../src/envs/taskSets';
 import { type LearningOptions, ROUTING_LEARNING } from '../../src/pipeline/presets';
@@ -95,6 +95,8 @@ export const LEARN_USAGE = `usage: npm run learn -- --family function-calling|se
                        not named keep theirs; evaluation and success are unchanged
   --temperature T      GRPO rollouts sample at T (0.05–5, default 1); the trainer scores log softmax(logits / T), so
                        the ratio and KL compare the policy that sampled (evaluation stays greedy)
+  --entropy-coef C     GRPO entropy bonus weight (0–1, default 0): loss −= C · token-mean entropy of the policy tokens
+  --advantage std|mean GRPO advantages (r − mean) / std per group (default, GRPO/DAPO) or r − mean (Dr. GRPO)
   --random-values F    share (0…1) of GRPO's function-calling train tasks whose argument values are random value-shaped
                        strings (a right call needs copying from the request, not a memorised train value; default 0)
   --sampling-rounds R  DAPO refill rounds per step (1: drop zero-signal groups only)
@@ -135,7 +137,7 @@ const FLAGS = {
   seed: { type: 'string' }, seeds: { type: 'string' },
   'sft-examples': { type: 'string' }, 'sft-drills': { type: 'string' }, 'sft-random-values': { type: 'string' }, 'sft-wrapped-requests': { type: 'string' }, 'sft-edited-requests': { type: 'string' }, 'sft-framed-requests': { type: 'string' }, 'sft-random-users': { type: 'string' }, 'sft-drill-emails': { type: 'string' }, 'sft-phrasings': { type: 'string' }, 'sft-steps': { type: 'string' }, 'sft-lr': { type: 'string' }, 'sft-batch': { type: 'string' },
   steps: { type: 'string' }, 'tasks-per-step': { type: 'string' }, group: { type: 'string' }, lr: { type: 'string' }, kl: { type: 'string' },
-  credit: { type: 'string' }, 'reward-weights': { type: 'string' }, temperature: { type: 'string' }, 'random-values': { type: 'string' }, 'sampling-rounds': { type: 'string' }, async: { type: 'string' },
+  credit: { type: 'string' }, 'reward-weights': { type: 'string' }, temperature: { type: 'string' }, 'entropy-coef': { type: 'string' }, advantage: { type: 'string' }, 'random-values': { type: 'string' }, 'sampling-rounds': { type: 'string' }, async: { type: 'string' },
   'eval-n': { type: 'string' }, 'eval-split': { type: 'string' }, 'eval-also': { type: 'string' }, 'eval-every': { type: 'string' }, 'eval-before': { type: 'boolean' }, 'no-compare': { type: 'boolean' },
   'eval-only': { type: 'boolean' }, samples: { type: 'string' },
   out: { type: 'string' }, save: { type: 'string' }, model: { type: 'string' }, init: { type: 'string' }, 'lora-rank': { type: 'string' }, 'budget-gib': { type: 'string' }, 'save-every': { type: 'string' }, keep: { type: 'string' }, resume: { type: 'string' }, 'print-config': { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
@@ -200,6 +202,8 @@ export function parseLearnArgs(argv: readonly string[]): LearnArgs {
   if (v.credit !== undefined) o.credit = oneOf<CreditScheme>('credit', v.credit, CREDIT_SCHEMES);
   if (v['reward-weights'] !== undefined) o.rewardWeights = rewardWeightsFlag(v['reward-weights']);
   if (v.temperature !== undefined) o.temperature = number('temperature', v.temperature, { min: 0.05, max: 5 });
+  if (v['entropy-coef'] !== undefined) o.entropyCoef = number('entropy-coef', v['entropy-coef'], { min: 0, max: 1 });
+  if (v.advantage !== undefined) o.advantage = oneOf<AdvantageScale>('advantage', v.advantage, ADVANTAGE_SCALES);
   if (v['random-values'] !== undefined) o.randomValues = positive('random-values', v['random-values'], true, 1);
   if (v['sampling-rounds'] !== undefined) o.samplingRounds = integer('sampling-rounds', v['sampling-rounds'], 1);
   if (v.async !== undefined) o.staleness = integer('async', v.async, 0);
@@ -251,7 +255,7 @@ type FlagValues = ReturnType<typeof parseArgs<{ options: typeof FLAGS; tokens: t
 /** Flags that shape or keep training: --eval-only refuses them (it would silently ignore them otherwise). */
 const TRAINING_FLAGS = [
   'sft-examples', 'sft-drills', 'sft-random-values', 'sft-wrapped-requests', 'sft-edited-requests', 'sft-framed-requests', 'sft-random-users', 'sft-drill-emails', 'sft-phrasings', 'sft-steps', 'sft-lr', 'sft-batch', 'steps', 'tasks-per-step', 'group', 'lr', 'kl',
-  'credit', 'reward-weights', 'temperature', 'random-values', 'sampling-rounds', 'async', 'eval-every', 'eval-before', 'no-compare', 'save', 'save-every', 'keep', 'resume', 'lora-rank',
+  'credit', 'reward-weights', 'temperature', 'entropy-coef', 'advantage', 'random-values', 'sampling-rounds', 'async', 'eval-every', 'eval-before', 'no-compare', 'save', 'save-every', 'keep', 'resume', 'lora-rank',
 ] as const;
 
 /** --eval-only: one evaluation of the starting model, 3 sample episodes unless --samples says otherwise. */

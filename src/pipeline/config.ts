@@ -27,6 +27,10 @@ export type EvalSplit = (typeof EVAL_SPLITS)[number];
 export const CREDIT_SCHEMES = ['trajectory', 'turn', 'component'] as const;
 export type CreditScheme = (typeof CREDIT_SCHEMES)[number];
 
+/** How GRPO scales a group's centred rewards: by the group's std (GRPO, DAPO) or not at all (Dr. GRPO). */
+export const ADVANTAGE_SCALES = ['std', 'mean'] as const;
+export type AdvantageScale = (typeof ADVANTAGE_SCALES)[number];
+
 const int = (min: number, max: number) => z.number().int({ error: 'must be a whole number' }).min(min, { error: `must be at least ${min}` }).max(max, { error: `must be at most ${max}` });
 const num = (min: number, max: number) => z.number().finite({ error: 'must be a finite number' }).min(min, { error: `must be at least ${min}` }).max(max, { error: `must be at most ${max}` });
 
@@ -136,6 +140,16 @@ export const grpoStageSchema = z.object({
   randomValues: num(0, 1).optional(),
   /** Sampling temperature of rollouts; the trainer scores log softmax(logits / T) at the same T, so the ratio compares the policy that sampled. */
   temperature: num(0.05, 5).default(1),
+  /**
+   * Weight of the entropy bonus (GrpoConfig.entropyCoef: loss −= coef · token-mean entropy of the
+   * policy tokens): keeps a near-deterministic policy sampling more than one answer per group (absent = 0).
+   */
+  entropyCoef: num(0, 1).optional(),
+  /**
+   * How a group's rewards become advantages: 'std' = (r − mean) / (std + ε) (GRPO, DAPO); 'mean' =
+   * r − mean (Dr. GRPO: a group with one success in G no longer gets a √G-times larger step). Absent = 'std'.
+   */
+  advantage: z.enum(ADVANTAGE_SCALES, { error: `must be one of ${ADVANTAGE_SCALES.join(', ')}` }).optional(),
   /** DAPO dynamic sampling: rollout rounds per step at most to fill it with groups that carry signal (1 = drop only). */
   samplingRounds: int(1, 16).default(3),
   /** Asynchronous rollouts with this staleness bound (versions); absent = synchronous. */

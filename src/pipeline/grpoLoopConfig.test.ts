@@ -57,4 +57,20 @@ describe('grpoLoopConfig credit schemes', () => {
     // greedy rollouts record their log-probs at temperature 1 (model/sampling.ts)
     expect(() => checkGroupSizes({ ...l, rollout: { ...l.rollout, temperature: 0 }, trainer: { ...l.trainer, temperature: 1 } })).not.toThrow();
   });
+
+  it('the stage\'s entropy bonus and advantage scaling reach the trainer\'s GRPO config; absent, they are the old defaults (no bonus, std scaling)', () => {
+    const at = (o: Partial<LearningOptions>) => {
+      const cfg = learningConfig({ ...ROUTING_LEARNING, ...o });
+      const i = cfg.stages.findIndex((s) => s.kind === 'grpo');
+      return { stage: cfg.stages[i] as GrpoStageConfig, grpo: grpoLoopConfig(cfg, cfg.stages[i] as GrpoStageConfig, i).trainer.grpo };
+    };
+    const plain = at({});
+    expect([plain.grpo.entropyCoef, plain.grpo.scaleByStd]).toEqual([0, true]);
+    expect('entropyCoef' in plain.stage || 'advantage' in plain.stage).toBe(false); // configs written before stay byte-identical
+    const set = at({ entropyCoef: 0.005, advantage: 'mean' });
+    expect([set.grpo.entropyCoef, set.grpo.scaleByStd]).toEqual([0.005, false]);
+    expect([set.stage.entropyCoef, set.stage.advantage]).toEqual([0.005, 'mean']);
+    expect(at({ advantage: 'std' }).grpo.scaleByStd).toBe(true);
+    expect(() => validateGrpoConfig(set.grpo)).not.toThrow();
+  });
 });

@@ -40,7 +40,7 @@ export function grpoLoopConfig(cfg: PipelineConfig, s: GrpoStageConfig, stageInd
     rollout: rolloutConfig(cfg, G, s.temperature),
     trainer: {
       ...DEFAULT_GRPO_TRAINER,
-      grpo: grpoConfig('default', { groupSize: G, dynamicSampling: true, componentCredit: s.credit === 'component', turnCredit: s.credit !== 'trajectory', klCoef: s.klCoef, rewardWeights: { ...s.rewardWeights } }),
+      grpo: grpoConfig('default', { groupSize: G, dynamicSampling: true, componentCredit: s.credit === 'component', turnCredit: s.credit !== 'trajectory', klCoef: s.klCoef, rewardWeights: { ...s.rewardWeights }, entropyCoef: s.entropyCoef ?? 0, scaleByStd: (s.advantage ?? 'std') === 'std' }),
       sharePrefix: true, seqLen, microBatchRows, lr: s.lr, pack: !singleTurn, temperature: s.temperature,
     },
   };

@@ -6,7 +6,7 @@ import { type TaskMixEntry } from '../envs/taskMix';
 import { taskSet } from '../envs/taskSets';
 import { PRESETS, type PresetName } from '../model/config';
 import { type ToolRendering, toolRenderingFor } from '../tokenizer/compactTools';
-import { type ContextConfig, type CreditScheme, type EvalSplit, PIPELINE_CONFIG_VERSION, type PipelineConfig, parsePipelineConfig, type StageConfig } from './config';
+import { type AdvantageScale, type ContextConfig, type CreditScheme, type EvalSplit, PIPELINE_CONFIG_VERSION, type PipelineConfig, parsePipelineConfig, type StageConfig } from './config';
 
 /**
  * Episode shape per task set (by level), measured on the expert episodes of the train split (byte
@@ -117,6 +117,9 @@ export interface LearningOptions {
   staleness?: number;
   /** GRPO rollouts' sampling temperature (GrpoStageConfig.temperature); absent = 1. */
   temperature?: number;
+  /** GRPO's entropy bonus and advantage scaling (GrpoStageConfig.entropyCoef, .advantage); absent = 0 and 'std'. */
+  entropyCoef?: number;
+  advantage?: AdvantageScale;
   /** Share of GRPO's function-calling train tasks with random argument values (GrpoStageConfig.randomValues); absent = 0. */
   randomValues?: number;
   /** GRPO's reward-component weights overriding the environments' (GrpoStageConfig.rewardWeights); absent = theirs. */
@@ -173,6 +176,8 @@ function learningStages(o: LearningOptions, stages: StageConfig[], test: (label:
     ...(o.staleness === undefined ? {} : { staleness: o.staleness }),
     ...(o.rewardWeights === undefined ? {} : { rewardWeights: { ...o.rewardWeights } }),
     ...(o.randomValues ? { randomValues: o.randomValues } : {}),
+    ...(o.entropyCoef ? { entropyCoef: o.entropyCoef } : {}),
+    ...(o.advantage === undefined ? {} : { advantage: o.advantage }),
   });
   stages.push(test('after GRPO', false));
 }

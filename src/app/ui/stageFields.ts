@@ -54,6 +54,12 @@ export function formatStageLora(value: unknown): string {
 const stageLoraField = (path: string): FieldSpec => ({ path, label: 'LoRA (this stage)', kind: 'text', help: 'stageLora', hint: 'off, R or R/α (empty: the run\'s setting)', parse: parseStageLora, format: formatStageLora });
 
 /** The GRPO rollout mode select: synchronous, or async with staleness k (stored as `staleness`). */
+/** GRPO advantage scaling (GrpoStageConfig.advantage); '' = absent = std. */
+export const ADVANTAGE_MODES = [
+  { value: '', label: 'std: (r − mean) / std (GRPO)' },
+  { value: 'mean', label: 'mean: r − mean (Dr. GRPO)' },
+];
+
 export const ROLLOUT_MODES = [
   { value: '', label: 'synchronous' },
   { value: '1', label: 'async, staleness 1' },
@@ -91,6 +97,8 @@ export function stageFields(kind: StageConfig['kind'], i: number): FieldSpec[] {
       { path: p('lr'), label: 'Learning rate', kind: 'num', help: 'lr' },
       { path: p('klCoef'), label: 'KL β', kind: 'num', help: 'klCoef' },
       { path: p('temperature'), label: 'Temperature', kind: 'num', help: 'temperature' },
+      { path: p('entropyCoef'), label: 'Entropy bonus', kind: 'num', help: 'entropyCoef', hint: 'empty: 0' },
+      { path: p('advantage'), label: 'Advantage', kind: 'select', help: 'advantageScale', options: ADVANTAGE_MODES, parse: (v) => (v === '' ? undefined : v) },
       { path: p('randomValues'), label: 'Random argument values', kind: 'num', help: 'grpoRandomValues' },
       { path: p('credit'), label: 'Credit', kind: 'select', help: 'credit', options: opts(CREDIT_SCHEMES) },
       { path: p('rewardWeights'), label: 'Reward weights', kind: 'text', help: 'rewardWeights', hint: 'e.g. exact_match=1, function_choice=0 (empty: the environments\' weights)', parse: parseRewardWeights, format: formatRewardWeights },
