@@ -53,13 +53,13 @@ export function formatStageLora(value: unknown): string {
 
 const stageLoraField = (path: string): FieldSpec => ({ path, label: 'LoRA (this stage)', kind: 'text', help: 'stageLora', hint: 'off, R or R/α (empty: the run\'s setting)', parse: parseStageLora, format: formatStageLora });
 
-/** The GRPO rollout mode select: synchronous, or async with staleness k (stored as `staleness`). */
 /** GRPO advantage scaling (GrpoStageConfig.advantage); '' = absent = std. */
 export const ADVANTAGE_MODES = [
   { value: '', label: 'std: (r − mean) / std (GRPO)' },
   { value: 'mean', label: 'mean: r − mean (Dr. GRPO)' },
 ];
 
+/** The GRPO rollout mode select: synchronous, or async with staleness k (stored as `staleness`). */
 export const ROLLOUT_MODES = [
   { value: '', label: 'synchronous' },
   { value: '1', label: 'async, staleness 1' },
