@@ -133,6 +133,13 @@ test('share links: a bad link is refused saying why, an older link is converted 
   await expect(page.locator('#pf-seed')).toHaveValue('7');
   await expect(page.locator('#pf-stages-2-groupSize')).toHaveValue('6');
   await expect(page.getByTestId('error-box')).toBeHidden();
+  // a value that no select lists (the default spelled out, an unlisted staleness) is shown as the config holds it, not blank
+  const spelled = { ...EXAMPLE_PIPELINES[0].config, stages: EXAMPLE_PIPELINES[0].config.stages.map((s) => (s.kind === 'grpo' ? { ...s, advantage: 'std' as const, staleness: 3 } : s)) };
+  await page.goto(`/?adapter=${levelOf(info)}${shareHash(spelled)}`);
+  await expect(page.locator('#pf-stages-2-advantage')).toHaveValue('std');
+  await expect(page.locator('#pf-stages-2-advantage option:checked')).toHaveText('std (from the config)');
+  await expect(page.locator('#pf-stages-2-staleness')).toHaveValue('3');
+  await expect(page.getByTestId('error-form')).toBeEmpty();
   // every example survives the link round trip
   for (const x of EXAMPLE_PIPELINES) {
     await page.goto(`/?adapter=${levelOf(info)}${shareHash(x.config)}`);

@@ -7,12 +7,17 @@ import { type HelpKey, helpButton } from './help';
 
 export type FieldKind = 'int' | 'num' | 'text' | 'select' | 'bool';
 
+export interface SelectOption {
+  value: string;
+  label: string;
+}
+
 export interface FieldSpec {
   path: string;
   label: string;
   kind: FieldKind;
   help?: HelpKey;
-  options?: readonly { value: string; label: string }[];
+  options?: readonly SelectOption[];
   /** Placeholder/hint under the input. */
   hint?: string;
   /** Selects: the draft value of an option (default the option's text); text fields: the draft value of the text. */
@@ -50,13 +55,25 @@ export function setPath(o: Record<string, unknown>, path: string, value: unknown
 
 export const fieldId = (path: string) => `pf-${path.replace(/[^A-Za-z0-9]+/g, '-')}`;
 
+/**
+ * A select's options with the draft's value among them: a shared or hand-edited config may spell a
+ * value that no option lists (`"advantage": "std"`, the default written out; `"staleness": 3`), and
+ * a select set to a missing value shows blank while the run uses the value. Such a value gets an
+ * option of its own, labelled as coming from the config, so the form shows what will run.
+ */
+export function optionsShowing(options: readonly SelectOption[], value: unknown): readonly SelectOption[] {
+  if (value === undefined || value === null) return options;
+  const v = String(value);
+  return options.some((o) => o.value === v) ? options : [...options, { value: v, label: `${v} (from the config)` }];
+}
+
 /** Renders one field and binds it to ctx.draft at spec.path. */
 export function field(ctx: FieldContext, spec: FieldSpec): HTMLElement {
   const id = fieldId(spec.path);
   const value = getPath(ctx.draft, spec.path);
   let input: HTMLInputElement | HTMLSelectElement;
   if (spec.kind === 'select') {
-    input = h('select', { attrs: { id, name: spec.path } }, ...(spec.options ?? []).map((o) => h('option', { text: o.label, attrs: { value: o.value } })));
+    input = h('select', { attrs: { id, name: spec.path } }, ...optionsShowing(spec.options ?? [], value).map((o) => h('option', { text: o.label, attrs: { value: o.value } })));
     input.value = String(value ?? '');
   } else if (spec.kind === 'bool') {
     input = h('input', { attrs: { id, name: spec.path, type: 'checkbox' } });
