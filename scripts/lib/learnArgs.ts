@@ -106,7 +106,8 @@ export const LEARN_USAGE = `usage: npm run learn -- --family function-calling|se
   --eval-split S       test (default: the reported figures), validation (to choose settings without looking at
                        test) or train (the seed's train tasks, which the SFT data was made from: a memorisation
                        check beside a held-out figure, never a result)
-  --eval-every N       validation curve every N GRPO steps
+  --eval-every N       validation curve every N GRPO steps (with the SFT-only comparison: the arm's curve at
+                       the same compute, and a matched-compute table)
   --eval-before        also evaluate the untrained model
   --no-compare         skip the SFT-only arm with the same extra compute
   --eval-only          train nothing: evaluate the starting model (--init DIR, --model DIR or the seeded init) on

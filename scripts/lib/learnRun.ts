@@ -16,6 +16,7 @@ import { resumePipeline } from '../../src/pipeline/resume';
 import { tokenizerForModel } from '../../src/tokenizer';
 import { taskSetName } from '../../src/envs/taskMix';
 import { runSftRlComparison } from '../../src/pipeline/comparison';
+import { formatMatchedCurve, matchedCurveRows, type MatchedCurveRow } from '../../src/pipeline/matchedCurve';
 import type { EvalSummary, TaskSetEval } from '../../src/pipeline/evalSummary';
 import { armDifference, formatArmDifference, pairOutcomes, type PairedOutcomes, pooledArmDifference } from '../../src/pipeline/armDifference';
 import { pairedDifference, type PairedDifference } from '../../src/eval/pairedDifference';
@@ -174,6 +175,7 @@ async function runSeed(
   const label = (s: EvalSummary) => `${s.label}: ${s.taskSets.map((t) => `${t.taskSet} ${formatRate(t.model.success)} (n = ${t.model.n})`).join(', ')}`;
   let evals: EvalSummary[];
   let sftOnly: EvalSummary | undefined;
+  let curveRows: MatchedCurveRow[] = []; // the arms at matched compute at GRPO's validation points
   let weights: Map<string, Float32Array>; // every weight, or with --model the LoRA adapters (PEFT names)
   const dir = args.save && args.seeds.length > 1 ? join(args.save, `seed-${seed}`) : args.save;
   if (dir && !args.compare && !loaded) opts.checkpoints = { store: new DiskBackend(join(dir, 'checkpoints')), every: args.saveEvery, keepLast: args.keep, onSaved: (s) => log(`checkpoint ${s.id} (${(s.bytes / 1e6).toFixed(1)} MB, training paused ${s.captureSeconds.toFixed(2)} s)`) };
@@ -200,6 +202,8 @@ async function runSeed(
     weights = r.finalWeights;
     log(`SFT-only arm: ${r.sftSteps} more SFT steps = ${(r.sftCompute / 1e6).toFixed(1)} M forward-token-equivalents (GRPO used ${(r.grpoCompute / 1e6).toFixed(1)} M)`);
     write({ kind: 'compute', seed, grpo: r.grpoCompute, sftOnly: r.sftCompute, sftOnlySteps: r.sftSteps });
+    curveRows = matchedCurveRows(r.curve);
+    for (const row of curveRows) write({ kind: 'matched-curve', seed, ...row });
     if (args.samples > 0 && loaded) log('--samples with --model and the SFT-only comparison: not printed (run with --no-compare)');
     else if (args.samples > 0) {
       const w = new GpuWeights(rt, PRESETS[cfg.preset], weights); // the GRPO arm's final weights
@@ -236,6 +240,7 @@ async function runSeed(
     }
   }
   for (const l of ['model', 'after SFT', 'after GRPO']) for (const t of evals.find((e) => e.label === l)?.taskSets ?? []) io.print(t.table);
+  for (const l of formatMatchedCurve(curveRows)) io.print(l);
   for (const l of samples) io.print(l);
   const rate = (t: TaskSetEval | undefined) => t?.model.success.rate ?? null;
   if (args.evalOnly) {

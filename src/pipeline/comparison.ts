@@ -3,11 +3,14 @@
 // same weights, spend the compute that (a)'s GRPO stages used on more SFT instead — the config's
 // last SFT stage again (same data, lr, batch), for as many steps as cost the same forward-token
 // equivalents (compute.ts) — followed by the same final evaluations. Both arms report the same
-// eval stages, so "after GRPO" and "SFT only, same compute" sit side by side.
+// eval stages, so "after GRPO" and "SFT only, same compute" sit side by side. When the GRPO stages
+// draw a validation curve (evalEvery), the SFT-only arm draws one at the same compute: one endpoint
+// pair moves by several points with a step more or less, a curve shows whether the gap holds.
 import type { GpuRuntime } from '../gpu/runtime';
 import type { GpuWeights } from '../model/weights';
 import type { EvalStageConfig, PipelineConfig, SftStageConfig } from './config';
-import { runPipeline } from './runner';
+import type { EvalSummary } from './evalSummary';
+import { curveValidationN, runPipeline } from './runner';
 import type { PipelineHooks, PipelineOptions, PipelineResult } from './runnerTypes';
 
 export interface ComparisonResult {
@@ -26,6 +29,23 @@ export interface ComparisonResult {
   /** Forward-token-equivalents of the GRPO stages, and of the extra SFT steps. */
   grpoCompute: number;
   sftCompute: number;
+  /**
+   * The two arms at matched compute along the way: for each validation point of the GRPO stages
+   * (their evalEvery), the SFT-only arm's validation point after the SFT steps that cost as much
+   * (rounded; points at or past the arm's last step are left out: its final evals are that point).
+   */
+  curve: MatchedCurvePoint[];
+}
+
+export interface MatchedCurvePoint {
+  /** GRPO stage (index in the whole config) and its step; forward-token-equivalents spent by GRPO so far. */
+  grpoStage: number;
+  grpoStep: number;
+  compute: number;
+  /** The SFT-only arm's step that costs about `compute`. */
+  sftStep: number;
+  grpo: EvalSummary;
+  sftOnly: EvalSummary;
 }
 
 /** Splits a config at its first GRPO stage (throws when it has none, or no SFT stage before it). */
@@ -74,10 +94,32 @@ export async function runSftRlComparison(rt: GpuRuntime, cfg: PipelineConfig, ho
   const sftSteps = Math.max(1, Math.round(grpoCompute / sftCost));
   const evals = rest.stages.filter((s): s is EvalStageConfig => s.kind === 'eval');
   const sftArm: PipelineConfig = { ...cfg, stages: [sftArmStage(lastSft, sftSteps), ...evals.map((e) => ({ ...e, label: `${e.label} (SFT only, same compute)` }))] };
-  const sftOnly = await runPipeline(rt, sftArm, shifted(1000), armOpts);
+  const points = grpoCurvePoints(rl, sftCost, sftSteps);
+  const sftCurve = points.length ? { sftCurve: { stage: 0, steps: points.map((p) => p.sftStep), n: curveValidationN(cfg) } } : {};
+  const sftOnly = await runPipeline(rt, sftArm, shifted(1000), { ...armOpts, ...sftCurve });
   if (given) writeTrained(rt, given, finalWeights); // the caller's weights end as the rl arm's
   else sftOnly.weights.destroy();
-  return { prefix, rl, sftOnly, sftSteps, finalWeights, grpoCompute, sftCompute: sftOnly.compute.stage(0) };
+  const armCurve = sftOnly.sft[0]?.curve ?? [];
+  const curve = points.flatMap((p) => {
+    const arm = armCurve.find((c) => c.step === p.sftStep);
+    return arm ? [{ ...p, grpoStage: p.grpoStage + g, sftOnly: arm.summary }] : [];
+  });
+  return { prefix, rl, sftOnly, sftSteps, finalWeights, grpoCompute, sftCompute: sftOnly.compute.stage(0), curve };
+}
+
+/** GRPO's validation points with the compute spent up to each (over the rest's GRPO stages in order) and the SFT step that costs as much. */
+function grpoCurvePoints(rl: PipelineResult, sftCost: number, sftSteps: number): Omit<MatchedCurvePoint, 'sftOnly'>[] {
+  let before = 0; // compute of the GRPO stages before this one
+  const out: Omit<MatchedCurvePoint, 'sftOnly'>[] = [];
+  for (const stage of rl.grpo) {
+    for (const c of stage.curve) {
+      const compute = before + rl.compute.grpoCostAfter(stage.stage, c.step);
+      const sftStep = Math.max(1, Math.round(compute / sftCost));
+      if (sftStep < sftSteps) out.push({ grpoStage: stage.stage, grpoStep: c.step, compute, sftStep, grpo: c.summary });
+    }
+    before += rl.compute.stage(stage.stage);
+  }
+  return out;
 }
 
 /** The SFT-only arm's stage: the config's last SFT stage again, `steps` steps, no warm-up. */

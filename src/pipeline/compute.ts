@@ -19,6 +19,8 @@ export class ComputeLedger {
   /** SFT steps recorded and their total cost, to price one SFT step. */
   private sftSteps = 0;
   private sftCost = 0;
+  /** Each GRPO step's cost, by stage index (what a curve point inside a stage has spent). */
+  private readonly grpoSteps = new Map<number, number[]>();
 
   /** `lora`: the stage trains LoRA adapters, not the weights. */
   addSft(stage: number, m: SftMetrics, lora = false): void {
@@ -29,10 +31,14 @@ export class ComputeLedger {
   }
 
   addGrpo(stage: number, r: RlStepRecord, kl: boolean, lora = false): void {
-    const m = r.metrics;
-    const trained = m['train/processed_tokens'] ?? 0;
-    const cost = (trainedTokenCost(lora) + (kl ? 1 : 0)) * trained + (m['rollout/episode_tokens'] ?? 0);
+    const cost = grpoStepCost(r, kl, lora);
     this.byStage.set(stage, (this.byStage.get(stage) ?? 0) + cost);
+    this.grpoSteps.set(stage, [...(this.grpoSteps.get(stage) ?? []), cost]);
+  }
+
+  /** Forward-token-equivalents of a GRPO stage's first `steps` steps recorded here (a resumed stage: those after the resume). */
+  grpoCostAfter(stage: number, steps: number): number {
+    return (this.grpoSteps.get(stage) ?? []).slice(0, steps).reduce((a, c) => a + c, 0);
   }
 
   stage(i: number): number {
@@ -50,6 +56,12 @@ export class ComputeLedger {
     if (!(per > 0)) throw new Error('compute: no SFT step was recorded, so an SFT step has no price yet');
     return Math.max(1, Math.round(cost / per));
   }
+}
+
+/** Forward-token-equivalents of one GRPO step (`kl`: the stage has a KL reference forward; `lora`: it trains adapters). */
+export function grpoStepCost(r: RlStepRecord, kl: boolean, lora = false): number {
+  const m = r.metrics;
+  return (trainedTokenCost(lora) + (kl ? 1 : 0)) * (m['train/processed_tokens'] ?? 0) + (m['rollout/episode_tokens'] ?? 0);
 }
 
 /** Forward-equivalents of one trained token: forward + backward; LoRA's backward skips the frozen weights' gradients. */

@@ -43,6 +43,9 @@ import { conversationMessages, encodeSftConversations, type SftDataReport, synth
 import { copyDrills } from '../data/copyDrills';
 import type { PipelineHooks, PipelineOptions, PipelineResult } from './runnerTypes';
 
+/** Tasks per validation point of a curve: the config's first validation eval stage's n, else 64. */
+export const curveValidationN = (cfg: PipelineConfig): number => cfg.stages.find((x): x is EvalStageConfig => x.kind === 'eval' && x.split === 'validation')?.n ?? 64;
+
 export async function runPipeline(rt: GpuRuntime, cfg: PipelineConfig, hooks: PipelineHooks = {}, opts: PipelineOptions = {}): Promise<PipelineResult> {
   const model = opts.weights?.cfg ?? opts.model ?? PRESETS[cfg.preset];
   if (cfg.context.maxTotalTokens > model.maxPositionEmbeddings) {
@@ -176,6 +179,18 @@ class Run {
     if (this.inflight.stage !== i) this.inflight = { stage: i, sft: [], grpo: [], curve: [] };
     const save = this.autosave(i, s.steps);
     const resume: SftResume = { ...(save ? sftAutosave(save) : {}), ...(i === this.resumeStage ? this.opts.resume?.sft : {}), ...(this.opts.shard ? { shard: this.opts.shard } : {}) };
+    const curve = this.opts.sftCurve?.stage === i ? this.opts.sftCurve : undefined;
+    if (curve) {
+      const save = resume.afterStep;
+      // after the step's checkpoint (if any), before the next step: the weights are the step's
+      resume.afterStep = async (state, opt, w) => {
+        await save?.(state, opt, w);
+        if (!curve.steps.includes(state.step) || state.step >= s.steps) return; // the last step's point is the stage's own eval
+        const summary = await this.evalSummary(i, { kind: 'eval', label: `SFT step ${state.step}`, split: 'validation', n: curve.n, baselines: false });
+        this.inflight.curve.push({ step: state.step, summary });
+        this.hooks.onCurve?.(i, state.step, summary);
+      };
+    }
     await this.withLora(i, () => trainSft(this.rt, this.w, { train: data.docs, padId: this.tok.padId }, {
       ...DEFAULT_SFT, batchSize: s.batchSize, seqLen: sftRowLength(this.cfg), steps: s.steps, lr: s.lr, warmupSteps: s.warmupSteps,
       minLrRatio: s.minLrRatio, pack: true, sharePrefix: true, seed: mixSeeds(this.cfg.seed, 0x5f71, this.stream(i)),
@@ -187,7 +202,7 @@ class Run {
       if (m.step % 25 === 0 || m.step === s.steps) this.log(`sft step ${m.step}/${s.steps} loss ${m.loss.toFixed(4)} (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
     }, resume));
     await Promise.all(pending);
-    this.result.sft.push({ stage: i, data: data.report, history: [...this.inflight.sft], ...this.specialistTag(), streams: this.streams(i) });
+    this.result.sft.push({ stage: i, data: data.report, history: [...this.inflight.sft], ...(curve ? { curve: [...this.inflight.curve] } : {}), ...this.specialistTag(), streams: this.streams(i) });
   }
 
   private async grpo(i: number, s: GrpoStageConfig): Promise<void> {
@@ -199,7 +214,7 @@ class Run {
     const k = this.specialist !== null ? undefined : s.staleness ?? (this.opts.rolloutPool ? 0 : undefined);
     if (k !== undefined && this.opts.shard) throw new Error(`stage ${i} (grpo): a data-parallel run trains GRPO with synchronous rollouts on every rank; remove this stage's staleness`);
     if (k !== undefined && stageLora(this.cfg, i)) throw new Error(`stage ${i} (grpo): LoRA stages train here with synchronous rollouts; this run's rollouts go to other tabs or machines (the swarm): remove lora, or train without sharing the run`);
-    const validationN = this.cfg.stages.find((x): x is EvalStageConfig => x.kind === 'eval' && x.split === 'validation')?.n ?? 64;
+    const validationN = curveValidationN(this.cfg);
     const onStep = async (r: RlStepRecord) => {
       this.result.compute.addGrpo(i, r, s.klCoef > 0, this.trainsLora());
       this.inflight.grpo.push(r);

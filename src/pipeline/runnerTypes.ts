@@ -28,7 +28,7 @@ export interface PipelineHooks {
   onRlStep?: (stage: number, r: RlStepRecord) => void | Promise<void>;
   /** An eval stage finished. */
   onEval?: (stage: number, summary: EvalSummary) => void;
-  /** A validation point inside a GRPO stage (its evalEvery) finished, after `step` steps. */
+  /** A validation point inside a GRPO stage (its evalEvery) or an SFT stage (opts.sftCurve) finished, after `step` steps. */
   onCurve?: (stage: number, step: number, summary: EvalSummary) => void;
   /** A GRPO step's drawn episodes (groups of G contiguous) with each one's group-relative advantage (trajectory viewers). */
   onRollouts?: (stage: number, step: number, trajs: readonly Trajectory[], info: { advantages: number[]; kept: boolean[] }) => void;
@@ -97,6 +97,12 @@ export interface PipelineOptions {
    * count them (stageStream.ts stageStreamAfter), so those stages draw what they would in the whole config.
    */
   stagesBefore?: readonly StageConfig[];
+  /**
+   * Validation points inside one SFT stage, after these of its steps (the SFT-vs-RL comparison's
+   * SFT-only arm, at the compute of each of GRPO's curve points), on `n` validation tasks. A point
+   * only reads the weights: the stage trains exactly as without it.
+   */
+  sftCurve?: { stage: number; steps: readonly number[]; n: number };
 }
 
 export interface PipelineResult {
@@ -104,7 +110,7 @@ export interface PipelineResult {
   evals: EvalSummary[];
   /** Step metrics per training stage (index into config.stages). */
   /** (`specialist`: the task set a specialist stage trained this entry's model on; one entry per specialist. `streams`: the random streams it drew.) */
-  sft: { stage: number; data: SftDataReport; history: SftMetrics[]; specialist?: string; streams?: StageStreams }[];
+  sft: { stage: number; data: SftDataReport; history: SftMetrics[]; curve?: { step: number; summary: EvalSummary }[]; specialist?: string; streams?: StageStreams }[];
   grpo: { stage: number; history: RlStepRecord[]; curve: { step: number; summary: EvalSummary }[]; specialist?: string; streams?: StageStreams }[];
   /** What each merge stage merged, how, and with which options. */
   merges: MergeRecord[];
