@@ -8,6 +8,7 @@ import { initialWeights } from '../model/weights';
 import { MICRO_MODEL } from '../train/testing/microModel';
 import { PRICING_STEPS, runSftRlComparison } from './comparison';
 import { PIPELINE_CONFIG_VERSION, parsePipelineConfig } from './config';
+import { matchedCurveRows } from './matchedCurve';
 
 const sft = (steps: number) => ({ kind: 'sft' as const, data: { source: 'synthetic' as const, examples: 16 }, steps, batchSize: 2, lr: 1e-2, warmupSteps: 0 });
 const config = (sftSteps: number, grpoSteps = 1, evalEvery = 0, tasksPerStep = 2) => parsePipelineConfig({
@@ -51,7 +52,9 @@ describe('SFT-vs-RL comparison', () => {
     expect(r.curve.map((p) => p.sftStep)).toEqual(expected);
     expect(armCurve).toEqual([...new Set(expected)]);
     expect(r.curve.every((p, i) => p.grpoStep === i + 1 && p.grpoStage === 2 && p.compute > 0)).toBe(true);
-    expect(r.curve.every((p) => p.grpo.split === 'validation' && p.sftOnly.split === 'validation' && p.sftOnly.taskSets[0].model.n === 3)).toBe(true);
+    // both arms' points on the n of the run's validation stage (it sits in the prefix, before GRPO), so they pair task by task
+    expect(r.curve.map((p) => [p.grpo.split, p.grpo.taskSets[0].model.n, p.sftOnly.split, p.sftOnly.taskSets[0].model.n])).toEqual([['validation', 3, 'validation', 3], ['validation', 3, 'validation', 3]]);
+    expect(matchedCurveRows(r.curve).map((row) => row.grpo_minus_sft_only.n)).toEqual([3, 3]);
     expect(r.curve[1].compute).toBeGreaterThan(r.curve[0].compute);
     // the same run without curves: the same GRPO compute, so the same arm, trained step for step the same
     const plain = await runSftRlComparison(rt, config(2, 3, 0, 12), {}, opts);

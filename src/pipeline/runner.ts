@@ -43,8 +43,13 @@ import { conversationMessages, encodeSftConversations, type SftDataReport, synth
 import { copyDrills } from '../data/copyDrills';
 import type { PipelineHooks, PipelineOptions, PipelineResult } from './runnerTypes';
 
-/** Tasks per validation point of a curve: the config's first validation eval stage's n, else 64. */
-export const curveValidationN = (cfg: PipelineConfig): number => cfg.stages.find((x): x is EvalStageConfig => x.kind === 'eval' && x.split === 'validation')?.n ?? 64;
+/**
+ * Tasks per validation point of a curve: the n of the run's first validation eval stage — counting
+ * `before`, the stages that ran before this config's (the comparison's prefix holds "validation after
+ * SFT") — else 64.
+ */
+export const curveValidationN = (cfg: PipelineConfig, before: readonly StageConfig[] = []): number =>
+  [...before, ...cfg.stages].find((x): x is EvalStageConfig => x.kind === 'eval' && x.split === 'validation')?.n ?? 64;
 
 export async function runPipeline(rt: GpuRuntime, cfg: PipelineConfig, hooks: PipelineHooks = {}, opts: PipelineOptions = {}): Promise<PipelineResult> {
   const model = opts.weights?.cfg ?? opts.model ?? PRESETS[cfg.preset];
@@ -214,7 +219,7 @@ class Run {
     const k = this.specialist !== null ? undefined : s.staleness ?? (this.opts.rolloutPool ? 0 : undefined);
     if (k !== undefined && this.opts.shard) throw new Error(`stage ${i} (grpo): a data-parallel run trains GRPO with synchronous rollouts on every rank; remove this stage's staleness`);
     if (k !== undefined && stageLora(this.cfg, i)) throw new Error(`stage ${i} (grpo): LoRA stages train here with synchronous rollouts; this run's rollouts go to other tabs or machines (the swarm): remove lora, or train without sharing the run`);
-    const validationN = curveValidationN(this.cfg);
+    const validationN = curveValidationN(this.cfg, this.opts.stagesBefore);
     const onStep = async (r: RlStepRecord) => {
       this.result.compute.addGrpo(i, r, s.klCoef > 0, this.trainsLora());
       this.inflight.grpo.push(r);
