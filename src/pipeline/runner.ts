@@ -186,10 +186,10 @@ class Run {
     const resume: SftResume = { ...(save ? sftAutosave(save) : {}), ...(i === this.resumeStage ? this.opts.resume?.sft : {}), ...(this.opts.shard ? { shard: this.opts.shard } : {}) };
     const curve = this.opts.sftCurve?.stage === i ? this.opts.sftCurve : undefined;
     if (curve) {
-      const save = resume.afterStep;
+      const checkpoint = resume.afterStep;
       // after the step's checkpoint (if any), before the next step: the weights are the step's
       resume.afterStep = async (state, opt, w) => {
-        await save?.(state, opt, w);
+        await checkpoint?.(state, opt, w);
         if (!curve.steps.includes(state.step) || state.step >= s.steps) return; // the last step's point is the stage's own eval
         const summary = await this.evalSummary(i, { kind: 'eval', label: `SFT step ${state.step}`, split: 'validation', n: curve.n, baselines: false });
         this.inflight.curve.push({ step: state.step, summary });
