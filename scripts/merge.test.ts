@@ -86,5 +86,6 @@ describe('npm run merge', () => {
     await expect(tsx(['--method', 'ties', '--base', join(dir, 'base'), '--models', join(dir, 'lora'), '--as-adapter', '--out', out]))
       .rejects.toMatchObject({ stderr: expect.stringMatching(/--as-adapter works for linear and task-arithmetic/) });
     await expect(tsx(['--method', 'soup', '--models', join(dir, 'a'), '--out', out])).rejects.toMatchObject({ stderr: expect.stringMatching(/--method 'soup' is unknown/) });
+    await expect(tsx(['--method', 'fisher', '--models', join(dir, 'a'), join(dir, 'a'), '--out', out])).rejects.toMatchObject({ stderr: expect.stringMatching(/--method fisher weighs each model by its diagonal Fisher.*npm run merge-table/) });
   });
 });

@@ -20,7 +20,8 @@ export interface MergeArgs {
 }
 
 export const MERGE_USAGE = `usage: npm run merge -- --method M --base DIR --models DIR… --out DIR [options]
-  --method M        ${Object.values(MERGE_METHODS).map((m) => `${m.name} (${m.summary})`).join('\n                    ')}
+  --method M        ${Object.values(MERGE_METHODS).filter((m) => !m.needsImportance).map((m) => `${m.name} (${m.summary})`).join('\n                    ')}
+                    (fisher needs task data: a pipeline merge stage or npm run merge-table)
   --base DIR        the common base model (HF folder: config.json + model.safetensors)
   --models DIR…     fine-tuned models: HF folders, or PEFT LoRA folders of --base (adapter_config.json)
   --weights W…      one weight per model (default 1 each)
@@ -71,6 +72,7 @@ export function parseMergeArgs(argv: string[]): MergeArgs {
   if (a.help) return { ...a, method: a.method ?? '', out: a.out ?? '', help: true } as MergeArgs;
   if (!a.method) throw new Error('--method is required');
   if (!MERGE_METHODS[a.method]) throw new Error(`--method '${a.method}' is unknown; choose one of ${Object.keys(MERGE_METHODS).join(', ')}`);
+  if (MERGE_METHODS[a.method].needsImportance) throw new Error(`--method ${a.method} weighs each model by its diagonal Fisher on its own task data, computed on the GPU; npm run merge has no task data: use ${a.method} in a pipeline merge stage (the page, npm run learn) or npm run merge-table, or choose another method`);
   if (a.models.length === 0) throw new Error('--models needs at least one folder');
   if (!a.out) throw new Error('--out is required');
   return a as MergeArgs;

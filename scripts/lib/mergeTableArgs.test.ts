@@ -10,7 +10,7 @@ describe('parseMergeTableArgs', () => {
     expect(a.config.seed).toBe(4);
     expect(a.config.stages.map((s) => `${s.kind}${'steps' in s ? ` ${s.steps}` : ''}${'specialists' in s && s.specialists ? ' specialists' : ''}`)).toEqual(['sft 30', 'sft 16 specialists', 'eval', 'merge', 'eval']);
     expect(a.config.stages[1]).toMatchObject({ data: { examples: 64 } });
-    expect(a.methods).toEqual(['linear', 'task-arithmetic', 'ties', 'dare-linear', 'dare-ties', 'ram']); // slerp merges two
+    expect(a.methods).toEqual(['linear', 'task-arithmetic', 'ties', 'dare-linear', 'dare-ties', 'ram', 'fisher']); // slerp merges two
     expect(a).toMatchObject({ n: 16, out: 't.json' });
     expect(parseMergeTableArgs(['--methods', 'ties,linear']).methods).toEqual(['ties', 'linear']);
   });

@@ -178,7 +178,7 @@ export const evalStageSchema = z.object({
 }).strict();
 export type EvalStageConfig = z.infer<typeof evalStageSchema>;
 
-/** The merge methods of src/train/merge by name (linear, task-arithmetic, ties, dare-linear, dare-ties, slerp, ram). */
+/** The merge methods of src/train/merge by name (linear, task-arithmetic, ties, dare-linear, dare-ties, slerp, ram, fisher). */
 export const MERGE_METHOD_NAMES = Object.keys(MERGE_METHODS) as [string, ...string[]];
 
 /**

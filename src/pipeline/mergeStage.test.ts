@@ -14,6 +14,7 @@ import { MICRO_MODEL } from '../train/testing/microModel';
 import { PIPELINE_CONFIG_VERSION, type PipelineConfigInput, parsePipelineConfig } from './config';
 import { resumePipeline } from './resume';
 import { runPipeline } from './runner';
+import type { PendingSpecialists } from './specialists';
 
 const ROUTE4 = { family: 'function-calling' as const, level: 'route4', weight: 1 };
 const ROUTE8 = { family: 'function-calling' as const, level: 'route8', weight: 1 };
@@ -59,6 +60,34 @@ describe('pipeline merge stage', () => {
     expect(differsFromA).toBeGreaterThan(0);
     expect(differsFromB).toBeGreaterThan(0);
     expect(differsFromStart).toBeGreaterThan(0);
+  }, 180_000);
+
+  it('a fisher merge stage: each specialist\'s Fisher on its own train conversations, the merge = the Fisher-weighted average of the specialists', async () => {
+    const rt = await testRuntime('opengles');
+    const start = initialWeights(MICRO_MODEL, 3);
+    let pending: PendingSpecialists | null = null;
+    const logs: string[] = [];
+    const r = await runPipeline(rt, config([ROUTE4, ROUTE8], [{ ...SFT, specialists: true }, { kind: 'merge', method: 'fisher', weights: [1, 2] }]), { log: (l) => void logs.push(l), onSpecialists: (_i, p) => { pending = p; } }, { model: MICRO_MODEL, initial: start });
+    const merged = await r.weights.download();
+    r.weights.destroy();
+    const p = pending as PendingSpecialists | null;
+    if (!p?.fisher) throw new Error('the merge stage computed no Fisher diagonals');
+    expect(logs.filter((l) => l.startsWith('fisher: specialist'))).toHaveLength(2);
+    expect(r.merges[0]).toMatchObject({ method: 'fisher', options: { weights: [1, 2] } });
+    const fisher = MERGE_METHODS.fisher;
+    const options = mergeOptions(fisher, 2, { weights: [1, 2] });
+    const linear = MERGE_METHODS.linear;
+    let differsFromLinear = 0;
+    for (const [name, m] of merged) {
+      const models = p.models.map((s) => s.weights.get(name)!);
+      const importance = p.fisher.map((f) => f.get(name)!);
+      expect(m, name).toEqual(fisher.merge({ name, base: null, models, importance }, options));
+      differsFromLinear += Number(m.some((x, j) => Math.abs(x - linear.merge({ name, base: null, models }, options)[j]) > 1e-6));
+    }
+    // the two specialists' Fisher diagonals differ (two task sets), and so the merge is not the weighted average
+    const [f1, f2] = p.fisher;
+    expect([...f1].some(([name, v]) => v.some((x, j) => x !== f2.get(name)![j]))).toBe(true);
+    expect(differsFromLinear).toBeGreaterThan(0);
   }, 180_000);
 
   it('SFT → GRPO specialists: steps counted on across specialists, histories tagged; a linear merge with weight 1 each', async () => {

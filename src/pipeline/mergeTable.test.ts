@@ -176,6 +176,17 @@ describe('merge table', () => {
     expect(row.digest).not.toBe(weightsDigest(plain));
   }, 120_000);
 
+  it('fisher after another method: the specialists\' run computes their Fisher diagonals, and the fisher row is their Fisher merge', async () => {
+    const rt = await testRuntime('opengles');
+    const r = await runMergeTable(rt, { config, methods: ['linear', 'fisher'], n: 1 }, { model: MICRO_MODEL, initial: initialWeights(MICRO_MODEL, 3) });
+    const { models: specialists, fisher } = r.specialists;
+    if (!fisher) throw new Error('no Fisher diagonals: the specialists\' run did not compute them for the later fisher merge');
+    const options = mergeOptions(MERGE_METHODS.fisher, 2, {});
+    const expected = new Map([...specialists[0].weights.keys()].map((name) => [name, MERGE_METHODS.fisher.merge({ name, base: null, models: specialists.map((x) => x.weights.get(name)!), importance: fisher.map((f) => f.get(name)!) }, options)]));
+    expect(r.rows.find((x) => x.label === 'merge fisher')!.digest).toBe(weightsDigest(expected));
+    expect(r.rows.find((x) => x.label === 'merge fisher')!.digest).not.toBe(r.rows.find((x) => x.label === 'merge linear')!.digest);
+  }, 120_000);
+
   it('no shared stage: the given start (merge-table --init) is the base row, unchanged, and every specialist starts from it', async () => {
     const rt = await testRuntime('opengles');
     const start = initialWeights(MICRO_MODEL, 11);

@@ -23,7 +23,7 @@ import { taskSet } from '../envs/taskSets';
 import { baselineOutcomes } from '../eval/baselines';
 import { wilson, Z95, type Rate } from '../eval/report';
 import type { GpuRuntime } from '../gpu/runtime';
-import { MERGE_METHODS, type MergeOptions } from '../train/merge/methods';
+import { MERGE_METHODS, mergeMethod, type MergeOptions } from '../train/merge/methods';
 import type { Trajectory } from '../train/rl/trajectory';
 import { type EvalSplit, type EvalStageConfig, type MergeStageConfig, parsePipelineConfig, type PipelineConfig, specialistEntries, type StageConfig } from './config';
 import { mergeSpecialists, mergeStageSeed, type PendingSpecialists } from './specialists';
@@ -216,7 +216,8 @@ export async function runMergeTable(rt: GpuRuntime, req: MergeTableRequest, opts
   let t0 = performance.now();
   let specialists: PendingSpecialists | null = null;
   evaluations.push({ what: 'shared model, specialists', split: 'test', n });
-  const a = await runPipeline(rt, plan.specialistsRun, { log, onEvalEpisodes, onSpecialists: (_i, p) => { specialists = p; } }, opts);
+  const fisherLater = methods.slice(1).some((m) => mergeMethod(m).needsImportance); // the first method is the run's own merge stage
+  const a = await runPipeline(rt, plan.specialistsRun, { log, onEvalEpisodes, onSpecialists: (_i, p) => { specialists = p; } }, { ...opts, ...(fisherLater ? { specialistFisher: true } : {}) });
   const firstMerged = await a.weights.download();
   a.weights.destroy();
   if (!specialists) throw new Error('merge table: the run merged no specialists (internal: its merge stage did not run)');

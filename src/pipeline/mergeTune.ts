@@ -49,7 +49,7 @@ const TUNED: Record<string, readonly ('lambda' | 'density' | 't')[]> = {
 };
 
 /** The methods whose formula weighs the models (src/train/merge: RAM counts each update once, SLERP takes t). */
-const WEIGHTED = new Set(['linear', 'task-arithmetic', 'ties', 'dare-linear', 'dare-ties']);
+const WEIGHTED = new Set(['linear', 'task-arithmetic', 'ties', 'dare-linear', 'dare-ties', 'fisher']);
 
 /** The grid's candidates for `method`, in try order (the cartesian product of its hyper-parameters); [{}] = nothing to tune (the method as configured). */
 export function mergeCandidates(method: string, grid: TuneGrid): MergeHyper[] {

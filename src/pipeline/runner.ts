@@ -31,6 +31,8 @@ import { anyStageLora, type EvalStageConfig, type GrpoStageConfig, type MergeSta
 import { STAGE_STREAMS_VERSION, stageStreamAfter, TRAINING_KINDS } from './stageStream';
 import { grpoLoopConfig, rolloutConfig } from './loopSettings';
 import { rewardWeightErrors, rewardWeightLine } from './rewardWeights';
+import { mergeMethod } from '../train/merge/methods';
+import { specialistFisher } from './specialistFisher';
 import { mergeSpecialists, mergeStageSeed, type PendingSpecialists, type Specialist, specialistHooks, specialistLabel } from './specialists';
 import { trainWithLora } from './loraStage';
 import { ComputeLedger } from './compute';
@@ -375,6 +377,7 @@ class Run {
     const p = this.pending;
     if (!p) throw new Error(`stage ${i} (merge): no specialists to merge; tick specialists on an SFT or GRPO stage before it`);
     this.hooks.onStage?.(i, s, `merge: ${s.method} of ${p.models.length} specialists (${p.models.map((m) => m.label).join(', ')})`);
+    if ((mergeMethod(s.method).needsImportance || this.opts.specialistFisher) && !p.fisher) p.fisher = await specialistFisher(this.rt, this.cfg, this.w.cfg, this.tok, p, this.log);
     this.hooks.onSpecialists?.(i, p);
     const { weights, record } = await mergeSpecialists(i, s, p, mergeStageSeed(this.cfg, i, this.opts.stagesBefore));
     this.writeWeights(weights);

@@ -62,6 +62,8 @@ export interface PipelineOptions {
   resume?: ResumePoint;
   /** Start from these weights (a loaded model, a checkpoint) instead of the preset's seeded init. */
   initial?: Map<string, Float32Array>;
+  /** Compute the specialists' Fisher diagonals at every merge stage, whatever its method (a merge table that merges them with fisher later). */
+  specialistFisher?: boolean;
   /** The model's shape when it is not the preset's (a loaded model). */
   model?: ModelConfig;
   /**

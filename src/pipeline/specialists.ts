@@ -27,6 +27,8 @@ export interface PendingSpecialists {
   stage: number;
   base: Weights;
   models: Specialist[];
+  /** Each specialist's diagonal Fisher on its own task set (Fisher merging), in `models` order; set by the merge stage that needs it. */
+  fisher?: Weights[];
 }
 
 /** What a merge stage did (PipelineResult.merges). */
@@ -61,9 +63,11 @@ export async function mergeSpecialists(stage: number, s: MergeStageConfig, pendi
   const options = stageMergeOptions(s, pending.models.length, seed);
   const source = (label: string, w: Weights) => memorySource(label, new Map([...w].map(([name, data]) => [name, { shape: [data.length], data }])));
   const sink = memorySink();
+  if (method.needsImportance && !pending.fisher) throw new Error(`stage ${stage} (merge): ${method.name} needs the specialists' Fisher diagonals, and none were computed (internal: the runner computes them before a ${method.name} merge)`);
   const { parameters } = await mergeModels({
     method, options, base: method.needsBase ? source('the start of the specialists', pending.base) : null,
     models: pending.models.map((m) => source(`specialist ${m.label}`, m.weights)), sink,
+    ...(method.needsImportance ? { importance: pending.fisher!.map((f, k) => source(`Fisher of specialist ${pending.models[k].label}`, f)) } : {}),
   });
   const weights: Weights = new Map([...sink.tensors].map(([name, t]) => [name, t.data]));
   return { weights, record: { stage, method: method.name, specialists: pending.models.map((m) => m.label), options, parameters } };

@@ -24,6 +24,8 @@ export interface MergeJob {
   options: MergeOptions;
   base: TensorSourceModel | null;
   models: TensorSourceModel[];
+  /** Each model's diagonal Fisher, tensor for tensor (methods with needsImportance). */
+  importance?: TensorSourceModel[];
   sink: TensorSink;
   onTensor?: (name: string, done: number, total: number) => void;
 }
@@ -55,8 +57,13 @@ export async function mergeModels(job: MergeJob): Promise<{ tensors: number; par
   const { method, options, base, models, sink } = job;
   if (method.needsBase && !base) throw new Error(`merge: ${method.name} needs --base (task vectors are θ_i − θ_base)`);
   if (models.length === 0) throw new Error('merge: give at least one model (--models DIR…)');
+  const importance = job.importance;
+  if (method.needsImportance && importance?.length !== models.length) {
+    throw new Error(`merge: ${method.name} needs each model's diagonal Fisher, computed from its task data on the GPU (${importance?.length ?? 0} given for ${models.length} models): use it in a pipeline merge stage (the page, npm run learn) or npm run merge-table, which compute them`);
+  }
   const reference = base ?? models[0];
   checkCompatible(reference, base ? models : models.slice(1));
+  if (method.needsImportance) checkCompatible(reference, importance!);
   const names = reference.names();
   await sink.begin(names.map((name) => ({ name, shape: reference.shape(name) })));
   let parameters = 0;
@@ -64,7 +71,8 @@ export async function mergeModels(job: MergeJob): Promise<{ tensors: number; par
     const baseValues = base ? await base.read(name) : null;
     const values: Float32Array[] = [];
     for (const m of models) values.push(await m.read(name));
-    const merged = method.merge({ name, base: baseValues, models: values }, options);
+    const fisherValues = method.needsImportance ? await Promise.all(importance!.map((f) => f.read(name))) : undefined;
+    const merged = method.merge({ name, base: baseValues, models: values, ...(fisherValues ? { importance: fisherValues } : {}) }, options);
     await sink.write(name, merged);
     parameters += merged.length;
     job.onTensor?.(name, i + 1, names.length);

@@ -94,8 +94,27 @@ describe('merge methods (hand-computed)', () => {
     close(run('task-arithmetic', base, [f(2, 1, 3, 1), f(1, 4, 5, 1)], { weights: [0.5, 0.5] }), [1.5, 2.5, 4, 1]);
   });
 
+  it('fisher: Σ w_i F_i θ_i / Σ w_i F_i, a floor where no model has Fisher', () => {
+    const models = [f(1, 2, 3), f(3, 6, 1)];
+    // F1 = [1, 0, 0], F2 = [1, 1, 0]: j0 both count → mean 2; j1 only model 2 → its 6; j2 neither → the floor's mean 2
+    const importance = [f(1, 0, 0), f(1, 1, 0)];
+    const m = mergeMethod('fisher');
+    const merge = (weights?: number[], imp = importance) => [...m.merge({ name: 'w', base: null, models, importance: imp }, mergeOptions(m, 2, weights ? { weights } : {}))];
+    close(merge(), [2, 6, 2]);
+    // weights [3, 1]: j0 (3·1 + 1·3) / 4 = 1.5; j2 (3·3 + 1·1) / 4 = 2.5; j1 model 2's 6, moved by the
+    // floor ε = 1e-6 · mean Fisher (3 / 6) toward model 1's 2: (3ε·2 + (1 + ε)·6) / (3ε + 1 + ε)
+    const eps = 1e-6 * (3 / 6);
+    close(merge([3, 1]), [1.5, (3 * eps * 2 + (1 + eps) * 6) / (4 * eps + 1), 2.5]);
+    // no Fisher anywhere: the weighted average (= linear)
+    close(merge([3, 1], [f(0, 0, 0), f(0, 0, 0)]), [1.5, 3, 2.5]);
+    close(run('linear', null, models, { weights: [3, 1] }), [1.5, 3, 2.5]);
+    expect(() => m.merge({ name: 'w', base: null, models }, mergeOptions(m, 2))).toThrow(/needs each model's Fisher diagonal/);
+    expect(() => merge([1, 1], [f(1, -1, 0), f(1, 1, 0)])).toThrow(/negative or non-finite Fisher/);
+    expect(() => mergeOptions(m, 2, { weights: [1, 0] })).toThrow(/weights must be positive/);
+  });
+
   it('checks options', () => {
-    expect(() => mergeMethod('soup')).toThrow(/unknown method 'soup'; choose one of linear, task-arithmetic, ties, dare-linear, dare-ties, slerp, ram/);
+    expect(() => mergeMethod('soup')).toThrow(/unknown method 'soup'; choose one of linear, task-arithmetic, ties, dare-linear, dare-ties, slerp, ram, fisher/);
     expect(() => run('ties', f(0), [f(1)], { density: 0 })).toThrow(/density must be in \(0, 1\]/);
     expect(() => run('linear', null, [f(1), f(2)], { weights: [1] })).toThrow(/1 weights for 2 models/);
     expect(() => run('task-arithmetic', null, [f(1)])).toThrow(/needs the base/);

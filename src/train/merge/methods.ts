@@ -1,5 +1,6 @@
 // The merge methods by CLI name, and the option defaults and checks shared by the CLI and the page.
 import { dareLinear, dareTies } from './dare';
+import { fisher } from './fisher';
 import { linear } from './linear';
 import { ram } from './ram';
 import { slerp } from './slerp';
@@ -8,7 +9,7 @@ import { ties } from './ties';
 import type { MergeMethod, MergeOptions } from './types';
 
 export const MERGE_METHODS: Record<string, MergeMethod> = Object.fromEntries(
-  [linear, taskArithmetic, ties, dareLinear, dareTies, slerp, ram].map((m) => [m.name, m]),
+  [linear, taskArithmetic, ties, dareLinear, dareTies, slerp, ram, fisher].map((m) => [m.name, m]),
 );
 
 export function mergeMethod(name: string): MergeMethod {
@@ -25,6 +26,7 @@ export function mergeOptions(method: MergeMethod, modelCount: number, given: Par
   }
   const weights = given.weights ?? Array(modelCount).fill(1);
   if (weights.length !== modelCount) throw new Error(`merge: ${weights.length} weights for ${modelCount} models; give one weight per model`);
+  if (method.needsImportance && !weights.every((w) => w > 0)) throw new Error(`merge: ${method.name} weights must be positive, got ${weights.join(', ')}`);
   if (!weights.every(Number.isFinite)) throw new Error(`merge: weights must be numbers, got ${weights.join(', ')}`);
   const density = given.density ?? (method.name.startsWith('dare') ? 0.5 : 1);
   if (!(density > 0 && density <= 1)) throw new Error(`merge: density must be in (0, 1], got ${density}`);

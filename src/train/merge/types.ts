@@ -24,6 +24,8 @@ export interface TensorMergeInput {
   base: Float32Array | null;
   /** θ_1 … θ_n. */
   models: Float32Array[];
+  /** F_1 … F_n: each model's diagonal Fisher for this tensor (methods with needsImportance; fisher.ts). */
+  importance?: Float32Array[];
 }
 
 export interface MergeMethod {
@@ -32,6 +34,8 @@ export interface MergeMethod {
   summary: string;
   /** True: needs θ_base (task-vector methods). */
   needsBase: boolean;
+  /** True: needs each model's per-parameter importance (Fisher merging), computed from task data on the GPU. */
+  needsImportance?: boolean;
   minModels: number;
   maxModels: number;
   merge(input: TensorMergeInput, opts: MergeOptions): Float32Array;
