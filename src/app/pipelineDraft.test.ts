@@ -39,6 +39,9 @@ describe('the page pipeline draft', () => {
     const spec = { ...two, stages: [{ ...DEFAULT_PIPELINE.stages[0], specialists: true }, { kind: 'merge' as const, method: 'linear' }] };
     expect(runSizeVsDefault(spec) / runSizeVsDefault(plain)).toBeCloseTo(2);
     expect(describeStages(spec)).toBe('SFT 150 steps per specialist → merge (linear)');
+    // a fisher merge first runs a forward and backward per Fisher conversation of each specialist: more work than linear's none
+    const fisher = { ...spec, stages: [spec.stages[0], { kind: 'merge' as const, method: 'fisher' }] };
+    expect(runSizeVsDefault(fisher)).toBeGreaterThan(runSizeVsDefault(spec));
   });
 
   it('keys every problem by the path of its field', () => {

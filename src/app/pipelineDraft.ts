@@ -3,7 +3,9 @@
 // run's size relative to the default run (for autostart links and the time estimate). DOM-free.
 import { PRESETS } from '../model/config';
 import { countParameters } from '../model/parameters';
-import { type PipelineConfig, type StageConfig, stageRepeats, validatePipelineConfig } from '../pipeline/config';
+import { type PipelineConfig, specialistEntries, type StageConfig, stageRepeats, validatePipelineConfig } from '../pipeline/config';
+import { FISHER_EXAMPLES } from '../train/merge/fisher';
+import { MERGE_METHODS } from '../train/merge/methods';
 import { contextForMix, EXAMPLE_PIPELINES } from '../pipeline/presets';
 import { TASK_SETS } from '../envs/taskSets';
 import { rewardWeightErrors } from '../pipeline/rewardWeights';
@@ -95,7 +97,8 @@ export function stageWork(cfg: PipelineConfig, s: StageConfig, repeats = 1): num
   const T = cfg.context.maxTotalTokens;
   const tokens = s.kind === 'sft' ? 3 * s.steps * s.batchSize * Math.max(T, 768)
     : s.kind === 'grpo' ? 15 * s.steps * s.tasksPerStep * s.groupSize * T
-      : s.kind === 'merge' ? 0 // a few passes over the weights on the CPU: seconds
+      // a few passes over the weights on the CPU (seconds); fisher first runs a forward and backward per Fisher conversation of each specialist
+      : s.kind === 'merge' ? (MERGE_METHODS[s.method]?.needsImportance ? 3 * FISHER_EXAMPLES * specialistEntries(cfg).length * T : 0)
         : 8 * s.n * (s.seeds?.length ?? 1) * cfg.tasks.length * T;
   return repeats * tokens * countParameters(PRESETS[cfg.preset]);
 }

@@ -5,15 +5,13 @@ import { mixFamily } from '../envs/taskMix';
 import type { GpuRuntime } from '../gpu/runtime';
 import type { ModelConfig } from '../model/config';
 import type { Tokenizer } from '../tokenizer';
+import { FISHER_EXAMPLES } from '../train/merge/fisher';
 import { fisherDiagonal } from '../train/merge/fisherDiagonal';
 import { defaultRenderer } from '../train/rl/rollout';
 import { mixSeeds } from '../util/seeds';
 import type { PipelineConfig } from './config';
 import { syntheticSftDocs } from './sftData';
 import type { PendingSpecialists } from './specialists';
-
-/** Conversations per specialist (Matena & Raffel use a few hundred to a few thousand examples; 64 keeps a CPU merge under a minute at nano). */
-export const FISHER_EXAMPLES = 64;
 
 export async function specialistFisher(
   rt: GpuRuntime, cfg: PipelineConfig, model: ModelConfig, tok: Tokenizer, pending: PendingSpecialists, log: (line: string) => void = () => {},

@@ -10,6 +10,9 @@
 // instead of 0/0; a tensor with no Fisher at all is the w-weighted average outright. No base model.
 import type { MergeMethod } from './types';
 
+/** Conversations per specialist for its Fisher (the pipeline's merge stage; Matena & Raffel use hundreds to thousands of examples — 64 keeps a CPU merge under a minute at nano). */
+export const FISHER_EXAMPLES = 64;
+
 /** ε relative to the tensor's mean Fisher (see the header). */
 export const FISHER_FLOOR = 1e-6;
 
