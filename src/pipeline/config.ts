@@ -324,6 +324,7 @@ function specialistErrors(cfg: PipelineConfig): string[] {
         else if (n > method.maxModels) errors.push(`${at}.method: ${s.method} merges exactly ${method.maxModels} models; the task mix gives ${n} specialists: choose another method`);
         if (s.weights && s.weights.length !== n) errors.push(`${at}.weights: ${s.weights.length} weight${s.weights.length === 1 ? '' : 's'} for ${n} specialists; give one per task set with weight > 0, in mix order`);
         if (s.method === 'linear' && s.weights && Math.abs(s.weights.reduce((a, b) => a + b, 0)) < 1e-12) errors.push(`${at}.weights: they sum to 0; a linear merge divides by their sum`);
+        if (method.needsImportance && s.weights && !s.weights.every((w) => w > 0)) errors.push(`${at}.weights: ${s.method} weighs each specialist's Fisher by its weight; give positive weights`);
       }
       open = -1;
     }

@@ -35,6 +35,8 @@ describe('merge stages and specialists', () => {
     expect(errors(cfg([sft({ specialists: true }), merge({ weights: [1, 1, 1] })]))).toEqual(['stages.1.weights: 3 weights for 2 specialists; give one per task set with weight > 0, in mix order']);
     const three = { ...cfg([sft({ specialists: true }), merge({ method: 'slerp' })]), tasks: [...two, { family: 'function-calling', level: 'route8-multi', weight: 1 }] };
     expect(errors(three)).toEqual([expect.stringMatching(/^stages\.1\.method: slerp merges exactly 2 models; the task mix gives 3 specialists/)]);
+    expect(errors(cfg([sft({ specialists: true }), merge({ method: 'fisher', weights: [1, 0] })]))).toEqual(["stages.1.weights: fisher weighs each specialist's Fisher by its weight; give positive weights"]);
+    expect(errors(cfg([sft({ specialists: true }), merge({ method: 'fisher', weights: [1, 0.5] })]))).toEqual([]);
   });
 
   it('refuses specialists never merged, a plain training stage before their merge, and an unknown method', () => {
