@@ -49,8 +49,10 @@ describe('fisherDiagonal', () => {
     }
   }, 60_000);
 
-  it('refuses an empty set of conversations', async () => {
+  it('refuses an empty set of conversations, and a model too big for a gradient download per conversation (before allocating it)', async () => {
     const rt = await testRuntime('opengles');
     await expect(fisherDiagonal(rt, TINY, new Map(), [], 0)).rejects.toThrow(/no conversations/);
+    const big: ModelConfig = { ...TINY, vocabSize: 151936, hiddenSize: 512, headDim: 128, tokenizer: 'qwen3' };
+    await expect(fisherDiagonal(rt, big, new Map(), [{ ids: [1, 2], mask: [0, 1] }], 0)).rejects.toThrow(/has 79 M parameters.*up to 50 M: choose another merge method/);
   });
 });
